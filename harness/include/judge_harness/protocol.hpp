@@ -1,0 +1,28 @@
+// The wire protocol between the judge and a runner, shared by both sides.
+//
+// The runner inherits one socket as file descriptor kChannelFd. Every message
+// is a frame: a 4-byte little-endian payload length, then the payload.
+// The judge's first frame is the greeting: kNonceSize random bytes. Every
+// later judge frame is a CBOR map {"op": name, "args": map}. Every runner
+// frame is the nonce followed by a CBOR map: {"value": result} or
+// {"exception": kind, "type": dynamic type, "what": text} or
+// {"harness_error": text}, plus "cpu_ns". A frame without the nonce did not
+// come from the harness and makes the reply malformed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace judge_harness {
+
+inline constexpr int kChannelFd = 3;
+inline constexpr std::size_t kNonceSize = 16;
+inline constexpr std::uint32_t kMaxFrameBytes = 1u << 29;  // 512 MiB
+
+// Blocking frame I/O on a descriptor; false on end of file, error or an
+// oversized frame.
+bool read_frame(int fd, std::string* payload);
+bool write_frame(int fd, const std::string& payload);
+
+}  // namespace judge_harness

@@ -1,0 +1,29 @@
+// Compiling a solution file and the problem's adapter into a runner binary,
+// cached by the content of everything that goes into it.
+#pragma once
+
+#include <string>
+
+#include "paths.hpp"
+#include "spec.hpp"
+
+namespace judge {
+
+struct BuildOutcome {
+  bool ok = false;
+  std::string binary;       // the runner, when ok
+  std::string diagnostics;  // filtered compiler output, when !ok
+  bool cached = false;      // no compiler ran
+  double seconds = 0;
+};
+
+// Builds (or finds in the cache) the runner for `solution_file`.
+// `display_name` is how messages name the file. The compiler is $CXX, else
+// c++. Throws JudgeFault when the compiler cannot be run at all.
+BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
+                          const std::string& display_name);
+
+// The compiler command the judge uses, for `judge doctor`-style reports.
+std::string compiler_command();
+
+}  // namespace judge

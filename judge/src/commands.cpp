@@ -1,0 +1,125 @@
+// list, show, start and run.
+#include "commands.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "checks.hpp"
+#include "compare.hpp"
+#include "judging.hpp"
+#include "report.hpp"
+#include "workspace.hpp"
+#include "yaml_reader.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+Problem load_by_slug(const Paths& paths, const std::string& slug) {
+  std::string dir = (fs::path(paths.problems_dir) / slug).string();
+  if (slug.find('/') != std::string::npos || !fs::is_regular_file(fs::path(dir) / "problem.yaml")) {
+    std::string known;
+    for (const Problem& problem : load_all_problems(paths.problems_dir)) known += (known.empty() ? "" : ", ") + problem.slug;
+    throw JudgeFault{fmt::format("unknown problem '{}'; the problems are: {}", slug, known)};
+  }
+  return load_problem(dir);
+}
+
+void print_case(const TestCase& test, const Operation& op) {
+  fmt::print("  {}:\n", test.name);
+  for (const auto& [name, type] : op.inputs)
+    if (test.input.contains(name)) fmt::print("    {} = {}\n", name, brief(test.input[name], 12));
+  if (test.expects_invalid_argument) fmt::print("    throws std::invalid_argument\n");
+  else if (test.expect) fmt::print("    expect {}\n", brief(*test.expect, 12));
+  else if (test.check != "values") fmt::print("    judged by: {}\n", test.check);
+  if (!test.note.empty()) fmt::print("    ({})\n", test.note);
+}
+}  // namespace
+
+int command_list(const Paths& paths, OutputFormat format) {
+  std::vector<Problem> problems = load_all_problems(paths.problems_dir);
+  if (format == OutputFormat::kJson) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Problem& problem : problems)
+      out.push_back({{"problem", problem.slug}, {"title", problem.title}, {"order", problem.order},
+                     {"status", progress_name(progress_of(paths, problem.slug))}});
+    fmt::print("{}\n", nlohmann::json{{"problems", out}}.dump());
+    return 0;
+  }
+  for (const Problem& problem : problems)
+    fmt::print("{:>2}. {:<22} {:<36} {}\n", problem.order, problem.slug, problem.title,
+               progress_name(progress_of(paths, problem.slug)));
+  return 0;
+}
+
+int command_show(const Paths& paths, const std::string& slug) {
+  Problem problem = load_by_slug(paths, slug);
+  fmt::print("{}  ({})\n\n{}\n", problem.title, problem.slug, problem.statement);
+  fmt::print("\nSignature:\n\n{}\n", problem.signature);
+  fmt::print("\nLimits: {} ms per case, {} MiB of memory. Tolerance: atol {} or rtol {} per value.\n",
+             problem.time_ms, problem.memory_mb, format_number(problem.tolerance.atol),
+             format_number(problem.tolerance.rtol));
+  fmt::print("\nSample cases:\n");
+  for (const TestCase& test : problem.samples) print_case(test, *problem.find_op(test.op));
+  fmt::print("\n{} hidden cases. Start with: judge start {}\n", problem.hidden.size(), problem.slug);
+  return 0;
+}
+
+int command_start(const Paths& paths, const std::string& slug) {
+  Problem problem = load_by_slug(paths, slug);
+  std::string file = workspace_file(paths, slug);
+  if (start_problem(paths, problem)) {
+    fmt::print("{}\n", display_path(file));
+    fmt::print(stderr, "created from the stub; edit it, then: judge run {}\n", slug);
+  } else {
+    fmt::print("{}\n", display_path(file));
+    fmt::print(stderr, "already exists; left as it is (delete it to start over)\n");
+  }
+  return 0;
+}
+
+int command_run(const Paths& paths, const RunOptions& options) {
+  std::vector<Problem> problems;
+  if (options.all) {
+    problems = load_all_problems(paths.problems_dir);
+  } else {
+    for (const std::string& slug : options.slugs) problems.push_back(load_by_slug(paths, slug));
+  }
+  if (!options.solution_file.empty() && problems.size() != 1)
+    throw JudgeFault{"--solution needs exactly one problem"};
+  if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
+    throw JudgeFault{fmt::format("--solution: no such file '{}'", options.solution_file)};
+
+  std::unique_ptr<Reporter> reporter = options.format == OutputFormat::kJson ? make_json_reporter(stdout)
+                                                                              : make_text_reporter(stdout, wants_colour(stdout));
+  bool all_accepted = true;
+  for (const Problem& problem : problems) {
+    JudgeRequest request;
+    bool own_file = false;
+    if (options.reference) {
+      request.solution_file = reference_solution_path(paths, problem);
+      request.display_name = display_path(request.solution_file);
+    } else if (!options.solution_file.empty()) {
+      request.solution_file = options.solution_file;
+      request.display_name = display_path(options.solution_file);
+    } else {
+      request.solution_file = workspace_file(paths, problem.slug);
+      request.display_name = display_path(request.solution_file);
+      own_file = true;
+      if (!fs::exists(request.solution_file))
+        throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
+                                     request.display_name, problem.slug)};
+    }
+    reporter->begin_problem(problem, request.display_name);
+    request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
+    request.on_progress = [&](const std::string& what) { reporter->progress(what); };
+    ProblemResult result = judge_solution(paths, problem, request);
+    reporter->problem_finished(result);
+    if (own_file) record_progress(paths, problem.slug, result.verdict);
+    all_accepted = all_accepted && result.verdict == Verdict::kAccepted;
+  }
+  reporter->finish(options.all || problems.size() > 1);
+  return all_accepted ? 0 : 1;
+}
+
+}  // namespace judge

@@ -1,0 +1,28 @@
+// Judging one solution against one problem: build, run every case through
+// its checker, collect the verdicts.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "paths.hpp"
+#include "spec.hpp"
+#include "verdict.hpp"
+
+namespace judge {
+
+struct JudgeRequest {
+  std::string solution_file;
+  std::string display_name;                    // how messages name the file
+  std::function<void(const TestResult&)> on_case;  // called as each case finishes; may be empty
+  std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
+};
+
+// The reference solution of `problem`.
+std::string reference_solution_path(const Paths& paths, const Problem& problem);
+
+// Judges the request's file. A problem the judge cannot check (broken
+// reference, harness fault, missing compiler) throws JudgeFault.
+ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request);
+
+}  // namespace judge

@@ -1,0 +1,74 @@
+// judge: command-line entry point. Parses arguments, runs one command, maps
+// failures to exit status 2 with a one-line reason on stderr.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <fmt/format.h>
+
+#include "checks.hpp"
+#include "commands.hpp"
+#include "paths.hpp"
+
+int main(int argc, char** argv) {
+  using namespace judge;
+  std::signal(SIGPIPE, SIG_IGN);  // a runner that dies mid-write must not take the judge along
+  CLI::App app{"judge: a practice judge for LLM decoding problems"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "all commands' options");
+
+  std::string format_name = "text";
+  auto add_format = [&](CLI::App* command) {
+    command->add_option("--format", format_name, "output format")->check(CLI::IsMember({"text", "json"}));
+  };
+
+  CLI::App* list = app.add_subcommand("list", "the problems in course order, with your status of each");
+  add_format(list);
+  std::string slug;
+  CLI::App* show = app.add_subcommand("show", "a problem's statement, signature and sample cases");
+  show->add_option("PROBLEM", slug, "problem slug, e.g. top_p")->required();
+  CLI::App* start = app.add_subcommand("start", "copy a problem's stub to your workspace (never overwrites)");
+  start->add_option("PROBLEM", slug, "problem slug")->required();
+
+  RunOptions run_options;
+  CLI::App* run = app.add_subcommand("run", "judge your solution (or --solution FILE, or --reference)");
+  run->add_option("PROBLEM", run_options.slugs, "problem slug(s)");
+  run->add_flag("--all", run_options.all, "every problem");
+  run->add_option("--solution", run_options.solution_file, "judge FILE instead of your workspace file");
+  run->add_flag("--reference", run_options.reference, "judge the reference solution");
+  add_format(run);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "judge: {} (see judge --help)\n", e.what());
+    return 2;
+  }
+  OutputFormat format = format_name == "json" ? OutputFormat::kJson : OutputFormat::kText;
+  try {
+    Paths paths = Paths::discover();
+    if (*list) return command_list(paths, format);
+    if (*show) return command_show(paths, slug);
+    if (*start) return command_start(paths, slug);
+    if (*run) {
+      if (run_options.all == !run_options.slugs.empty())
+        throw JudgeFault{run_options.all ? "run: give either PROBLEM or --all, not both" : "run: missing PROBLEM (or --all)"};
+      if (run_options.reference && !run_options.solution_file.empty())
+        throw JudgeFault{"run: --reference and --solution exclude each other"};
+      run_options.format = format;
+      return command_run(paths, run_options);
+    }
+  } catch (const JudgeFault& fault) {
+    fmt::print(stderr, "judge: {}\n", fault.message);
+    return 2;
+  } catch (const SpecError& error) {
+    fmt::print(stderr, "judge: {}\n", error.message);
+    return 2;
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "judge: internal error: {}\n", error.what());
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,224 @@
+// Child processes: fork/exec with limits, draining, killing, reaping.
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace judge {
+namespace {
+void set_limit(int resource, std::uint64_t value) {
+  rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  setrlimit(resource, &limit);
+}
+
+// Runs in the child between fork and exec: only async-signal-safe calls.
+[[noreturn]] void exec_child(const SpawnSpec& spec, char* const* argv, char* const* envp, int out_write,
+                             int err_write, int error_pipe) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  setpgid(0, 0);
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_write, 1) < 0 || dup2(err_write, 2) < 0) {
+    [[maybe_unused]] ssize_t n = write(error_pipe, "dup2", 4);
+    _exit(127);
+  }
+  if (spec.channel_fd >= 0) {
+    if (spec.channel_fd == 3) {
+      fcntl(3, F_SETFD, 0);
+    } else if (dup2(spec.channel_fd, 3) < 0) {
+      [[maybe_unused]] ssize_t n = write(error_pipe, "dup2", 4);
+      _exit(127);
+    }
+  }
+  // Keep the error pipe (close-on-exec) so exec failures reach the parent.
+  int first_to_close = spec.channel_fd >= 0 ? 4 : 3;
+  for (int fd = first_to_close; fd < 1024; ++fd)
+    if (fd != error_pipe) close(fd);
+  set_limit(RLIMIT_CORE, 0);
+  if (spec.address_space_bytes) set_limit(RLIMIT_AS, spec.address_space_bytes);
+  if (spec.cpu_seconds) {
+    rlimit cpu{static_cast<rlim_t>(spec.cpu_seconds), static_cast<rlim_t>(spec.cpu_seconds + 1)};
+    setrlimit(RLIMIT_CPU, &cpu);
+  }
+  if (spec.file_size_bytes) set_limit(RLIMIT_FSIZE, spec.file_size_bytes);
+  if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) {
+    [[maybe_unused]] ssize_t n = write(error_pipe, "chdir", 5);
+    _exit(127);
+  }
+  signal(SIGPIPE, SIG_DFL);
+  execvpe(argv[0], argv, envp);
+  [[maybe_unused]] ssize_t n = write(error_pipe, "execvp", 6);
+  _exit(127);
+}
+
+std::vector<char*> c_strings(const std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+void read_available(int fd, CapturedOutput* sink) {
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      if (sink) sink->append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return;
+  }
+}
+
+ExitStatus to_exit_status(int status, const rusage& usage) {
+  ExitStatus out;
+  out.exited = WIFEXITED(status);
+  out.code = out.exited ? WEXITSTATUS(status) : 0;
+  out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  out.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+                    usage.ru_stime.tv_usec / 1e6;
+  out.max_rss_kb = usage.ru_maxrss;
+  return out;
+}
+}  // namespace
+
+void CapturedOutput::append(const char* data, std::size_t size) {
+  total += size;
+  if (head.size() < cap) head.append(data, std::min(size, cap - head.size()));
+}
+
+std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
+  int out_pipe[2], err_pipe[2], status_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+      pipe2(status_pipe, O_CLOEXEC) != 0) {
+    *error = fmt::format("pipe2: {}", std::strerror(errno));
+    return nullptr;
+  }
+  std::vector<char*> argv = c_strings(spec.argv);
+  std::vector<char*> envp = c_strings(spec.env);
+  pid_t pid = fork();
+  if (pid < 0) {
+    *error = fmt::format("fork: {}", std::strerror(errno));
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0], status_pipe[1]}) close(fd);
+    return nullptr;
+  }
+  if (pid == 0) exec_child(spec, argv.data(), envp.data(), out_pipe[1], err_pipe[1], status_pipe[1]);
+  setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  close(status_pipe[1]);
+  char failed_call[16] = {0};
+  ssize_t n;
+  do n = read(status_pipe[0], failed_call, sizeof failed_call - 1);
+  while (n < 0 && errno == EINTR);
+  close(status_pipe[0]);
+  std::unique_ptr<Child> child(new Child());
+  child->pid_ = pid;
+  child->stdout_fd_ = out_pipe[0];
+  child->stderr_fd_ = err_pipe[0];
+  fcntl(child->stdout_fd_, F_SETFL, O_NONBLOCK);
+  fcntl(child->stderr_fd_, F_SETFL, O_NONBLOCK);
+  if (n > 0) {
+    child->wait();
+    *error = fmt::format("{} {}: failed in the child", failed_call, spec.argv.empty() ? "" : spec.argv[0]);
+    return nullptr;
+  }
+  return child;
+}
+
+Child::~Child() {
+  if (!reaped_) {
+    kill_group();
+    wait();
+  }
+  if (stdout_fd_ >= 0) close(stdout_fd_);
+  if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+void Child::drain(CapturedOutput* out, CapturedOutput* err) {
+  read_available(stdout_fd_, out);
+  read_available(stderr_fd_, err);
+}
+
+void Child::kill_group() {
+  if (pid_ > 0) {
+    kill(-pid_, SIGKILL);
+    if (!reaped_) kill(pid_, SIGKILL);
+  }
+}
+
+ExitStatus Child::wait() {
+  if (reaped_) return status_;
+  int status = 0;
+  rusage usage{};
+  pid_t got;
+  do got = wait4(pid_, &status, 0, &usage);
+  while (got < 0 && errno == EINTR);
+  reaped_ = true;
+  status_ = to_exit_status(status, usage);
+  // Anything the child left running in its group goes with it.
+  kill(-pid_, SIGKILL);
+  return status_;
+}
+
+bool Child::poll_exited() {
+  if (reaped_) return true;
+  int status = 0;
+  rusage usage{};
+  pid_t got = wait4(pid_, &status, WNOHANG, &usage);
+  if (got == pid_) {
+    reaped_ = true;
+    status_ = to_exit_status(status, usage);
+    kill(-pid_, SIGKILL);
+  }
+  return reaped_;
+}
+
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms) {
+  CommandResult result;
+  std::unique_ptr<Child> child = Child::spawn(spec, &result.error);
+  if (!child) return result;
+  result.started = true;
+  CapturedOutput output(1 << 20);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool out_open = true, err_open = true;
+  while (out_open || err_open) {
+    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      child->kill_group();
+      break;
+    }
+    int ready = poll(fds, 2, static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buffer[65536];
+      ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+      else if (n == 0 || errno != EAGAIN) (i == 0 ? out_open : err_open) = false;
+    }
+  }
+  result.status = child->wait();
+  result.output = std::move(output.head);
+  return result;
+}
+
+std::string describe_signal(int signal) {
+  const char* name = sigabbrev_np(signal);
+  const char* text = sigdescr_np(signal);
+  return fmt::format("SIG{} ({})", name ? name : std::to_string(signal), text ? text : "unknown signal");
+}
+
+}  // namespace judge

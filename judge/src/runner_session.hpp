@@ -1,0 +1,72 @@
+// Talks to one runner binary: starts it, sends requests, reads replies, and
+// turns every way a learner's process can misbehave into a CallResult.
+// Nothing here decides a verdict; that is the checkers' job.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "process.hpp"
+
+namespace judge {
+
+struct RunnerLimits {
+  std::uint64_t memory_bytes = 1ull << 30;  // address space of the runner
+  int cpu_seconds = 60;                     // for the whole session, a backstop
+  std::uint64_t file_size_bytes = 16ull << 20;
+  int grace_ms = 100;                       // SIGTERM, then SIGKILL after this
+};
+
+struct CallResult {
+  enum class Outcome {
+    kValue,         // the function returned `value`
+    kException,     // the function threw (see exception_kind/type/what)
+    kTimeout,       // no reply within the time limit; the runner was killed
+    kDied,          // the runner ended or closed the channel without replying
+    kMalformed,     // something that is not a harness reply came back
+    kHarnessError,  // the harness could not understand the request: a judge fault
+  };
+  Outcome outcome = Outcome::kDied;
+  nlohmann::json value;
+  std::string exception_kind;  // "invalid_argument", "bad_alloc" or "other"
+  std::string exception_type;  // dynamic type, demangled
+  std::string what;
+  std::string detail;          // for kDied/kMalformed/kHarnessError/kTimeout: what happened
+  double wall_ms = 0;
+  double cpu_ms = 0;           // as measured inside the runner; 0 when unknown
+  bool killed_by_cpu_limit = false;
+  std::string output;          // what the learner's code printed during the call (head)
+};
+
+class RunnerSession {
+ public:
+  RunnerSession(std::string binary, RunnerLimits limits);
+  ~RunnerSession();
+  RunnerSession(const RunnerSession&) = delete;
+  RunnerSession& operator=(const RunnerSession&) = delete;
+
+  // Sends one request and waits for its reply for at most `time_limit_ms`.
+  // Starts the runner if it is not running (again after a crash or a kill).
+  CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms);
+
+  // Asks the runner to exit and reaps it; kills it if it does not comply.
+  void stop();
+
+  // Total bytes the learner's code printed so far (stdout + stderr).
+  std::uint64_t output_bytes() const { return output_bytes_; }
+
+ private:
+  bool start(std::string* error);
+  void kill_runner();
+
+  std::string binary_;
+  RunnerLimits limits_;
+  std::unique_ptr<Child> child_;
+  int channel_ = -1;
+  std::string nonce_;
+  std::string scratch_dir_;
+  std::uint64_t output_bytes_ = 0;
+};
+
+}  // namespace judge

@@ -1,0 +1,83 @@
+// A problem as the judge sees it: the spec, its ops and its cases, loaded
+// from problem.yaml and hidden/*.yaml with every key checked.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace judge {
+
+enum class ValueType { kNumber, kInteger, kSeed, kDoubles, kInts, kSeeds, kMatrix, kBool, kString, kAny };
+
+// "number", "doubles", ...; nullopt for an unknown name.
+std::optional<ValueType> value_type_from_name(const std::string& name);
+std::string value_type_name(ValueType type);
+
+struct Tolerance {
+  double atol = 1e-9;
+  double rtol = 1e-6;
+};
+
+struct Operation {
+  std::string name;
+  std::vector<std::pair<std::string, ValueType>> inputs;  // in spec order
+  ValueType output = ValueType::kAny;
+};
+
+// A place in a problem file, 1-based, for messages.
+struct Place {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct TestCase {
+  std::string name;
+  std::string note;       // what the case tests
+  bool hidden = false;
+  std::string op;
+  nlohmann::json input;   // a map of argument name to value (generators already expanded)
+  std::optional<nlohmann::json> expect;  // absent: computed with the reference
+  bool expects_invalid_argument = false;
+  std::string check = "values";
+  nlohmann::json check_args = nlohmann::json::object();
+  Tolerance tolerance;
+  int time_ms = 0;
+  Place place;
+};
+
+struct Problem {
+  std::string slug;
+  std::string title;
+  int order = 0;
+  std::string statement;
+  std::string signature;
+  std::vector<Operation> ops;
+  int time_ms = 2000;
+  int memory_mb = 1024;
+  Tolerance tolerance;
+  std::vector<TestCase> samples;
+  std::vector<TestCase> hidden;
+  std::string dir;        // problems/<slug>
+  std::string spec_file;  // problems/<slug>/problem.yaml
+
+  const Operation* find_op(const std::string& name) const;
+  // Samples first, then hidden cases in file order.
+  std::vector<const TestCase*> cases() const;
+};
+
+// Loads problems/<slug>. Throws SpecError with "file:line:column: message".
+Problem load_problem(const std::string& problem_dir);
+
+// The slugs under `problems_dir`, in course order (by `order`, then slug).
+// Throws SpecError when a problem.yaml cannot be read.
+std::vector<Problem> load_all_problems(const std::string& problems_dir);
+
+struct SpecError {
+  std::string message;
+};
+
+}  // namespace judge

@@ -1,0 +1,39 @@
+// Verdicts and per-case results, shared by checkers and reporters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace judge {
+
+enum class Verdict {
+  kAccepted,
+  kWrongAnswer,
+  kRuntimeError,
+  kTimeLimitExceeded,
+  kMemoryLimitExceeded,
+  kCompileError,
+};
+
+// The spelling in cli.md: "accepted", "wrong_answer", ...
+std::string verdict_name(Verdict verdict);
+
+struct TestResult {
+  std::string name;
+  bool hidden = false;
+  Verdict verdict = Verdict::kAccepted;
+  double time_ms = 0;
+  std::string message;  // empty when accepted
+  std::string details;  // samples only: input, expected and got, one per line
+  std::string output;   // what the learner's code printed during the case (head)
+};
+
+struct ProblemResult {
+  std::string problem;
+  std::string solution;  // the judged file, for people
+  Verdict verdict = Verdict::kAccepted;
+  std::string message;   // compile errors and other whole-problem failures
+  std::vector<TestResult> tests;
+};
+
+}  // namespace judge

@@ -1,0 +1,165 @@
+// Strict YAML reading with file:line:column errors.
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <limits>
+
+namespace judge {
+namespace {
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string describe_node(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    default: return "an undefined value";
+  }
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : ", ") + word;
+  return out;
+}
+
+[[noreturn]] void expected(const YAML::Node& node, const std::string& file, const std::string& key,
+                           const std::string& what) {
+  fail_at(file, node, fmt::format("key '{}': expected {}, got {}", key, what, describe_node(node)));
+}
+}  // namespace
+
+std::string display_path(const std::string& path) {
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  std::filesystem::path relative = std::filesystem::proximate(absolute, std::filesystem::current_path(error), error);
+  if (!error && !relative.empty() && relative.begin()->string() != "..") return relative.string();
+  return absolute.lexically_normal().string();
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+  try {
+    return YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw SpecError{fmt::format("{}: cannot read the file", display_path(path))};
+  } catch (const YAML::ParserException& e) {
+    throw SpecError{fmt::format("{}:{}:{}: YAML syntax error: {}", display_path(path), e.mark.line + 1,
+                                e.mark.column + 1, e.msg)};
+  }
+}
+
+void fail_at(const std::string& file, const YAML::Node& node, const std::string& message) {
+  YAML::Mark mark = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+  if (mark.line < 0) throw SpecError{fmt::format("{}: {}", display_path(file), message)};
+  throw SpecError{fmt::format("{}:{}:{}: {}", display_path(file), mark.line + 1, mark.column + 1, message)};
+}
+
+MapReader::MapReader(const YAML::Node& node, std::string file, std::string what, std::vector<std::string> allowed)
+    : node_(node), file_(std::move(file)), what_(std::move(what)) {
+  if (!node_.IsMap()) fail_at(file_, node_, fmt::format("{}: expected a mapping, got {}", what_, describe_node(node_)));
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string best;
+    std::size_t best_distance = 3;
+    for (const std::string& candidate : allowed) {
+      std::size_t distance = edit_distance(key, candidate);
+      if (distance < best_distance) best_distance = distance, best = candidate;
+    }
+    if (!best.empty())
+      fail_at(file_, entry.first, fmt::format("unknown key '{}' in {} (did you mean '{}'?)", key, what_, best));
+    fail_at(file_, entry.first,
+            fmt::format("unknown key '{}' in {}; expected one of: {}", key, what_, joined(allowed)));
+  }
+}
+
+bool MapReader::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
+
+YAML::Node MapReader::get(const std::string& key) const { return node_[key]; }
+
+YAML::Node MapReader::require(const std::string& key) const {
+  YAML::Node value = node_[key];
+  if (!value) fail_at(file_, node_, fmt::format("missing key '{}' in {}", key, what_));
+  return value;
+}
+
+std::string MapReader::string(const std::string& key) const { return read_string(require(key), file_, key); }
+
+std::string MapReader::string_or(const std::string& key, const std::string& fallback) const {
+  return has(key) ? read_string(get(key), file_, key) : fallback;
+}
+
+std::int64_t MapReader::integer(const std::string& key) const { return read_integer(require(key), file_, key); }
+
+double MapReader::number(const std::string& key) const { return read_number(require(key), file_, key); }
+
+std::string read_string(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "a string");
+  return node.Scalar();
+}
+
+std::int64_t read_integer(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "an integer");
+  const std::string& text = node.Scalar();
+  char* end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE) expected(node, file, key, "an integer");
+  return value;
+}
+
+std::uint64_t read_unsigned(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "an unsigned 64-bit integer");
+  const std::string& text = node.Scalar();
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE)
+    expected(node, file, key, "an unsigned 64-bit integer");
+  return value;
+}
+
+double read_number(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "a number");
+  std::string text = node.Scalar();
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == ".inf" || lower == "+.inf") return std::numeric_limits<double>::infinity();
+  if (lower == "-.inf") return -std::numeric_limits<double>::infinity();
+  if (lower == ".nan") return std::numeric_limits<double>::quiet_NaN();
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  // strtod also accepts "inf", "nan" and hex floats: insist on YAML's spelling.
+  bool plain = text.find_first_of("iInNxX") == std::string::npos;
+  if (text.empty() || *end != '\0' || !plain) expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
+  return value;
+}
+
+bool read_bool(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (node.IsScalar()) {
+    if (node.Scalar() == "true") return true;
+    if (node.Scalar() == "false") return false;
+  }
+  expected(node, file, key, "true or false");
+}
+
+}  // namespace judge

@@ -1,0 +1,29 @@
+// Known wrong (repetition_penalty): divides every generated token's logit
+// by the penalty. For a negative logit that moves it toward 0, which makes
+// the repeated token MORE likely instead of less.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <unordered_set>
+#include <vector>
+
+inline std::vector<double> apply_repetition_penalty(
+    const std::vector<double>& logits, const std::vector<int>& generated_ids,
+    double penalty) {
+  if (!std::isfinite(penalty) || penalty <= 0.0) {
+    throw std::invalid_argument("penalty must be positive and finite");
+  }
+  for (int id : generated_ids) {
+    if (id < 0 || static_cast<std::size_t>(id) >= logits.size()) {
+      throw std::invalid_argument("token id out of range");
+    }
+  }
+  std::vector<double> result = logits;
+  std::unordered_set<int> done;
+  for (int id : generated_ids) {
+    if (done.insert(id).second) result[id] /= penalty;  // bug: sign ignored
+  }
+  return result;
+}
