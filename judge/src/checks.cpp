@@ -29,6 +29,14 @@ std::string sample_details(const TestCase& test, const nlohmann::json& expected,
 // reference's), or checks that it threw std::invalid_argument.
 class ValuesChecker : public Checker {
  public:
+  bool validate(const TestCase& test, const Operation&, std::string* error) const override {
+    for (const auto& [key, value] : test.check_args.items()) {
+      if (key != "expect_op") return *error = "check 'values' takes only check_args.expect_op, not '" + key + "'", false;
+      if (!value.is_string()) return *error = "check_args.expect_op must name an op", false;
+    }
+    return true;
+  }
+
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
@@ -58,9 +66,13 @@ class ValuesChecker : public Checker {
   }
 
  private:
+  // A stored expectation, else the reference's answer: from the same op, or
+  // from `check_args.expect_op` (a trusted oracle op in the harness, e.g.
+  // attention recomputed from scratch to check a cached implementation).
   static nlohmann::json expected(CheckContext& context) {
     if (context.test.expect) return *context.test.expect;
-    return context.reference(context.test.op, context.test.input);
+    std::string op = context.test.check_args.value("expect_op", context.test.op);
+    return context.reference(op, context.test.input);
   }
 };
 

@@ -133,8 +133,8 @@ std::string format_number(double value) {
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   if (value == std::floor(value) && std::fabs(value) < 1e15) return fmt::format("{}", value);
   double magnitude = std::fabs(value);
-  if (magnitude >= 1e-4 && magnitude < 1e6) return fmt::format("{:.10g}", value);
-  return fmt::format("{:.6e}", value);
+  if (magnitude >= 1e-4 && magnitude < 1e7) return fmt::format("{:.10g}", value);
+  return fmt::format("{:.7g}", value);  // "1e-09", "4.458137e-05": exponent form, no trailing zeros
 }
 
 std::string brief(const json& value, std::size_t max_items) {
