@@ -127,7 +127,10 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
     outcome.diagnostics = filter_diagnostics(result.output, context);
     return outcome;
   }
-  fs::rename(temporary, binary);
+  std::error_code rename_error;
+  fs::rename(temporary, binary, rename_error);
+  if (rename_error && !fs::is_regular_file(binary))
+    throw JudgeFault{fmt::format("cannot store the runner in {}: {}", display_path(binary), rename_error.message())};
   outcome.ok = true;
   return outcome;
 }

@@ -5,12 +5,14 @@ namespace judge {
 
 const Checker& distribution_checker();     // checks/distribution.cpp
 const Checker& sampler_support_checker();  // checks/distribution.cpp
+const Checker& growth_checker();           // checks/growth.cpp
 
 std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
   return {
       {"values", &values_checker()},
       {"distribution", &distribution_checker()},
       {"sampler_support", &sampler_support_checker()},
+      {"growth", &growth_checker()},
   };
 }
 

@@ -8,7 +8,9 @@
 #include "checks.hpp"
 #include "compare.hpp"
 #include "judging.hpp"
+#include "build.hpp"
 #include "report.hpp"
+#include "sandbox.hpp"
 #include "workspace.hpp"
 #include "yaml_reader.hpp"
 
@@ -75,6 +77,24 @@ int command_start(const Paths& paths, const std::string& slug) {
     fmt::print("{}\n", display_path(file));
     fmt::print(stderr, "already exists; left as it is (delete it to start over)\n");
   }
+  return 0;
+}
+
+int command_doctor(OutputFormat format) {
+  std::vector<ProtectionReport> protections = describe_protections();
+  if (format == OutputFormat::kJson) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ProtectionReport& p : protections) out.push_back({{"name", p.name}, {"active", p.active}, {"detail", p.detail}});
+    fmt::print("{}\n", nlohmann::json{{"compiler", compiler_command()}, {"protections", out}}.dump());
+    return 0;
+  }
+  fmt::print("compiler: {} (set CXX to change)\n\nprotections for learners' code:\n", compiler_command());
+  std::size_t missing = 0;
+  for (const ProtectionReport& p : protections) {
+    fmt::print("  {:<8} {:<28} {}\n", p.active ? "ok" : "MISSING", p.name, p.detail);
+    missing += !p.active;
+  }
+  if (missing) fmt::print("\n{} protection(s) missing: the judge still runs, with less isolation.\n", missing);
   return 0;
 }
 

@@ -15,6 +15,8 @@ enum class OutputFormat { kText, kJson };
 int command_list(const Paths& paths, OutputFormat format);
 int command_show(const Paths& paths, const std::string& slug);
 int command_start(const Paths& paths, const std::string& slug);
+// Which sandbox protections are active on this machine, and why any is missing.
+int command_doctor(OutputFormat format);
 
 struct RunOptions {
   std::vector<std::string> slugs;  // empty with `all`

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   CLI::App* start = app.add_subcommand("start", "copy a problem's stub to your workspace (never overwrites)");
   start->add_option("PROBLEM", slug, "problem slug")->required();
 
+  CLI::App* doctor = app.add_subcommand("doctor", "which sandbox protections are active here, and why any is missing");
+  add_format(doctor);
+
   RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "judge your solution (or --solution FILE, or --reference)");
   run->add_option("PROBLEM", run_options.slugs, "problem slug(s)");
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
     if (*list) return command_list(paths, format);
     if (*show) return command_show(paths, slug);
     if (*start) return command_start(paths, slug);
+    if (*doctor) return command_doctor(format);
     if (*run) {
       if (run_options.all == !run_options.slugs.empty())
         throw JudgeFault{run_options.all ? "run: give either PROBLEM or --all, not both" : "run: missing PROBLEM (or --all)"};

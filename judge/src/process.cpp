@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,28 +23,50 @@ void set_limit(int resource, std::uint64_t value) {
   setrlimit(resource, &limit);
 }
 
-// Runs in the child between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(const SpawnSpec& spec, char* const* argv, char* const* envp, int out_write,
-                             int err_write, int error_pipe) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  setpgid(0, 0);
-  int devnull = open("/dev/null", O_RDONLY);
-  if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_write, 1) < 0 || dup2(err_write, 2) < 0) {
-    [[maybe_unused]] ssize_t n = write(error_pipe, "dup2", 4);
-    _exit(127);
+// Everything the child needs, prepared before fork: between fork and exec
+// only system calls happen (the judge has threads; malloc could deadlock).
+struct ChildPlan {
+  char* const* argv;
+  char* const* envp;
+  int out_write, err_write, error_pipe;
+  bool namespaces = false;
+  const SandboxSupport* support = nullptr;
+  uid_t outer_uid = 0;
+  gid_t outer_gid = 0;
+  bool drop_privileges = false;
+  int landlock_abi = 0;
+  const char* const* read_only = nullptr;
+  const char* read_write = nullptr;
+  const char* executable = nullptr;
+  int exec_fd = -1;
+};
+
+[[noreturn]] void fail_in_child(int error_pipe, const char* call) {
+  [[maybe_unused]] ssize_t n = write(error_pipe, call, strlen(call));
+  _exit(127);
+}
+
+void close_all_except(int keep) {
+  for (int fd = 0; fd < 1024; ++fd)
+    if (fd != keep) close(fd);
+}
+
+// Ends this process the way `status` says another ended.
+[[noreturn]] void mirror_status(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    kill(getpid(), sig);
+    _exit(128 + sig);
   }
-  if (spec.channel_fd >= 0) {
-    if (spec.channel_fd == 3) {
-      fcntl(3, F_SETFD, 0);
-    } else if (dup2(spec.channel_fd, 3) < 0) {
-      [[maybe_unused]] ssize_t n = write(error_pipe, "dup2", 4);
-      _exit(127);
-    }
-  }
-  // Keep the error pipe (close-on-exec) so exec failures reach the parent.
-  int first_to_close = spec.channel_fd >= 0 ? 4 : 3;
-  for (int fd = first_to_close; fd < 1024; ++fd)
-    if (fd != error_pipe) close(fd);
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
+}
+
+[[noreturn]] void become_program(const SpawnSpec& spec, const ChildPlan& plan) {
   set_limit(RLIMIT_CORE, 0);
   if (spec.address_space_bytes) set_limit(RLIMIT_AS, spec.address_space_bytes);
   if (spec.cpu_seconds) {
@@ -50,14 +74,86 @@ void set_limit(int resource, std::uint64_t value) {
     setrlimit(RLIMIT_CPU, &cpu);
   }
   if (spec.file_size_bytes) set_limit(RLIMIT_FSIZE, spec.file_size_bytes);
-  if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) {
-    [[maybe_unused]] ssize_t n = write(error_pipe, "chdir", 5);
-    _exit(127);
+  if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) fail_in_child(plan.error_pipe, "chdir");
+  if (plan.drop_privileges) {
+    set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
+    if (!sandbox_child::drop_privileges()) fail_in_child(plan.error_pipe, "setresuid");
   }
+  if (plan.landlock_abi > 0 &&
+      !sandbox_child::restrict_filesystem(plan.landlock_abi, plan.read_only, plan.read_write, plan.executable))
+    fail_in_child(plan.error_pipe, "landlock");
   signal(SIGPIPE, SIG_DFL);
-  execvpe(argv[0], argv, envp);
-  [[maybe_unused]] ssize_t n = write(error_pipe, "execvp", 6);
-  _exit(127);
+  if (plan.exec_fd >= 0) {
+    syscall(SYS_execveat, plan.exec_fd, "", plan.argv, plan.envp, AT_EMPTY_PATH);
+    fail_in_child(plan.error_pipe, "execveat");
+  }
+  execvpe(plan.argv[0], plan.argv, plan.envp);
+  fail_in_child(plan.error_pipe, "execvp");
+}
+
+// Runs in the child after fork. With namespaces, this process stays outside
+// them and mirrors how the program ended; a second process is PID 1 of the
+// new namespace (its exit kills everything left inside) and a third runs the
+// program.
+[[noreturn]] void exec_child(const SpawnSpec& spec, const ChildPlan& plan) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  setpgid(0, 0);
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(plan.out_write, 1) < 0 || dup2(plan.err_write, 2) < 0)
+    fail_in_child(plan.error_pipe, "dup2");
+  if (spec.channel_fd >= 0) {
+    if (spec.channel_fd == 3) {
+      fcntl(3, F_SETFD, 0);
+    } else if (dup2(spec.channel_fd, 3) < 0) {
+      fail_in_child(plan.error_pipe, "dup2");
+    }
+  }
+  // Keep the error pipe (close-on-exec) so exec failures reach the parent.
+  int first_to_close = spec.channel_fd >= 0 ? 4 : 3;
+  for (int fd = first_to_close; fd < 1024; ++fd)
+    if (fd != plan.error_pipe && fd != plan.exec_fd) close(fd);
+  if (!plan.namespaces) become_program(spec, plan);
+
+  if (!sandbox_child::enter_namespaces(*plan.support, plan.outer_uid, plan.outer_gid))
+    fail_in_child(plan.error_pipe, "unshare");
+  int status_pipe[2];
+  if (pipe(status_pipe) != 0) fail_in_child(plan.error_pipe, "pipe");
+  pid_t init = fork();
+  if (init < 0) fail_in_child(plan.error_pipe, "fork");
+  if (init == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    close(status_pipe[0]);
+    pid_t program = fork();
+    if (program < 0) fail_in_child(plan.error_pipe, "fork");
+    if (program == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      close(status_pipe[1]);
+      become_program(spec, plan);
+    }
+    close_all_except(status_pipe[1]);
+    int status = 0;
+    for (;;) {
+      int reaped_status = 0;
+      pid_t reaped = wait(&reaped_status);
+      if (reaped == program) {
+        status = reaped_status;
+        break;
+      }
+      if (reaped < 0 && errno != EINTR) break;
+    }
+    [[maybe_unused]] ssize_t n = write(status_pipe[1], &status, sizeof status);
+    _exit(0);  // as PID 1, takes every process left in the namespace with it
+  }
+  close(status_pipe[1]);
+  close_all_except(status_pipe[0]);
+  int status = 0;
+  ssize_t got;
+  do got = read(status_pipe[0], &status, sizeof status);
+  while (got < 0 && errno == EINTR);
+  int init_status = 0;
+  while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {
+  }
+  mirror_status(got == static_cast<ssize_t>(sizeof status) ? status : init_status);
 }
 
 std::vector<char*> c_strings(const std::vector<std::string>& strings) {
@@ -106,13 +202,44 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   }
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = c_strings(spec.env);
+  ChildPlan plan{argv.data(), envp.data(), out_pipe[1], err_pipe[1], status_pipe[1]};
+  std::vector<const char*> read_only;
+  if (spec.sandbox) {
+    const SandboxSupport& support = sandbox_support();
+    plan.support = &support;
+    plan.namespaces = support.namespaces;
+    plan.outer_uid = getuid();
+    plan.outer_gid = getgid();
+    plan.drop_privileges = support.drop_to_nobody;
+    plan.landlock_abi = support.landlock_abi;
+    for (const std::string& path : spec.sandbox_paths.read_only) read_only.push_back(path.c_str());
+    read_only.push_back(nullptr);
+    plan.read_only = read_only.data();
+    plan.read_write = spec.sandbox_paths.read_write.c_str();
+    plan.executable = spec.sandbox_paths.executable.c_str();
+    // Opened now, while the judge's user can reach it through every directory.
+    plan.exec_fd = open(spec.argv[0].c_str(), O_PATH | O_CLOEXEC);
+    if (plan.exec_fd < 0) {
+      *error = fmt::format("open {}: {}", spec.argv[0], std::strerror(errno));
+      for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0], status_pipe[1]}) close(fd);
+      return nullptr;
+    }
+    if (support.drop_to_nobody && !spec.sandbox_paths.read_write.empty() &&
+        chown(spec.sandbox_paths.read_write.c_str(), kNobody, kNobody) != 0) {
+      *error = fmt::format("chown {}: {}", spec.sandbox_paths.read_write, std::strerror(errno));
+      close(plan.exec_fd);
+      for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0], status_pipe[1]}) close(fd);
+      return nullptr;
+    }
+  }
   pid_t pid = fork();
   if (pid < 0) {
     *error = fmt::format("fork: {}", std::strerror(errno));
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0], status_pipe[1]}) close(fd);
     return nullptr;
   }
-  if (pid == 0) exec_child(spec, argv.data(), envp.data(), out_pipe[1], err_pipe[1], status_pipe[1]);
+  if (pid == 0) exec_child(spec, plan);
+  if (plan.exec_fd >= 0) close(plan.exec_fd);
   setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
   close(out_pipe[1]);
   close(err_pipe[1]);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "sandbox.hpp"
+
 namespace judge {
 
 struct SpawnSpec {
@@ -23,6 +25,12 @@ struct SpawnSpec {
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; 0: unlimited
   int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
+  // Sandboxed children get what sandbox_support() allows: PID and network
+  // namespaces, Landlock over `sandbox_paths`, nobody with RLIMIT_NPROC
+  // `max_processes` when the judge is root. argv[0] must then be a path.
+  bool sandbox = false;
+  SandboxPaths sandbox_paths;
+  int max_processes = 64;
 };
 
 // How a child ended.

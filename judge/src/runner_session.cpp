@@ -44,6 +44,12 @@ std::string describe_exit(const ExitStatus& status) {
   return fmt::format("was killed by {}", describe_signal(status.signal));
 }
 
+// The kept head of the output, and how much was dropped after it.
+std::string with_dropped_note(const CapturedOutput& printed) {
+  if (printed.total <= printed.head.size()) return printed.head;
+  return fmt::format("{}\n[... {} more bytes of output discarded]\n", printed.head, printed.total - printed.head.size());
+}
+
 // Reads the child's output pipes into one capture, stdout first.
 void drain_output(Child& child, CapturedOutput* capture) { child.drain(capture, capture); }
 }  // namespace
@@ -73,6 +79,8 @@ bool RunnerSession::start(std::string* error) {
   spec.address_space_bytes = limits_.memory_bytes;
   spec.cpu_seconds = limits_.cpu_seconds;
   spec.file_size_bytes = limits_.file_size_bytes;
+  spec.sandbox = true;
+  spec.sandbox_paths = default_sandbox_paths(scratch_dir_, binary_);
   child_ = Child::spawn(spec, error);
   close(sockets[1]);
   if (!child_) {
@@ -142,12 +150,20 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
     ExitStatus status = child_->poll_exited() ? child_->wait() : ExitStatus{};
     result.outcome = CallResult::Outcome::kDied;
     result.killed_by_cpu_limit = !status.exited && status.signal == SIGXCPU;
+    result.signal = status.exited ? 0 : status.signal;
+    result.peak_memory_kb = status.max_rss_kb;
     result.detail = what_happened;
     result.wall_ms = ms_since(start);
-    result.output = printed.head;
+    result.output = with_dropped_note(printed);
     output_bytes_ += printed.total;
     kill_runner();
     return result;
+  };
+
+  auto finish_malformed = [&](const std::string& what_happened) {
+    CallResult malformed = finish_died(what_happened);
+    malformed.outcome = CallResult::Outcome::kMalformed;
+    return malformed;
   };
 
   for (;;) {
@@ -155,7 +171,7 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
     if (incoming.size() >= 4) {
       std::uint32_t size = 0;
       for (int i = 0; i < 4; ++i) size |= static_cast<std::uint32_t>(static_cast<unsigned char>(incoming[i])) << (8 * i);
-      if (size > judge_harness::kMaxFrameBytes) return finish_died("the runner sent a malformed reply (oversized frame)");
+      if (size > judge_harness::kMaxFrameBytes) return finish_malformed("the runner sent a malformed reply (oversized frame)");
       if (incoming.size() >= 4 + static_cast<std::size_t>(size)) {
         result.wall_ms = ms_since(start);
         std::string payload = incoming.substr(4, size);
@@ -174,7 +190,7 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
           return malformed;
         }
         drain_output(*child_, &printed);
-        result.output = printed.head;
+        result.output = with_dropped_note(printed);
         output_bytes_ += printed.total;
         if (reply.contains("cpu_ns") && reply["cpu_ns"].is_number()) result.cpu_ms = reply["cpu_ns"].get<double>() / 1e6;
         if (reply.contains("value")) {
@@ -229,7 +245,7 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
         if (n > 0) {
           incoming.append(buffer, static_cast<std::size_t>(n));
           if (incoming.size() > judge_harness::kMaxFrameBytes + 4u)
-            return finish_died("the runner sent a malformed reply (oversized frame)");
+            return finish_malformed("the runner sent a malformed reply (oversized frame)");
           continue;
         }
         if (n == 0 || (errno != EAGAIN && errno != EINTR)) channel_closed = true;

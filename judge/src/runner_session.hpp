@@ -36,6 +36,8 @@ struct CallResult {
   double wall_ms = 0;
   double cpu_ms = 0;           // as measured inside the runner; 0 when unknown
   bool killed_by_cpu_limit = false;
+  int signal = 0;              // kDied: the signal that ended the runner, if any
+  long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
   std::string output;          // what the learner's code printed during the call (head)
 };
 

@@ -12,23 +12,21 @@ using nlohmann::json;
 
 constexpr std::int64_t kMaxGenerated = 1 << 24;
 
-json generate_doubles(const YAML::Node& node, const std::string& file, const std::string& key) {
-  MapReader spec(node, file, fmt::format("generator for '{}'", key),
-                 {"generate", "n", "seed", "low", "high", "mean", "stddev", "value", "start", "step", "set"});
+// Fills `values` with the distribution a generator mapping names. `shape`
+// lists the keys that give the size (n, or rows and cols), checked elsewhere.
+void fill_generated(const MapReader& spec, const std::string& file, std::initializer_list<const char*> shape,
+                    std::vector<double>& values) {
+  const YAML::Node& node = spec.node();
   std::string kind = spec.string("generate");
-  std::int64_t n = spec.integer("n");
-  if (n < 0 || n > kMaxGenerated)
-    fail_at(file, spec.get("n"), fmt::format("key 'n': expected 0 to {}, got {}", kMaxGenerated, n));
   auto allow_only = [&](std::initializer_list<const char*> keys) {
     for (const auto& entry : node) {
       std::string name = entry.first.Scalar();
-      if (name == "generate" || name == "n" || name == "set") continue;
-      bool ok = false;
+      bool ok = name == "generate" || name == "set";
+      for (const char* allowed : shape) ok = ok || name == allowed;
       for (const char* allowed : keys) ok = ok || name == allowed;
       if (!ok) fail_at(file, entry.first, fmt::format("key '{}' does not apply to generator '{}'", name, kind));
     }
   };
-  std::vector<double> values(static_cast<std::size_t>(n));
   if (kind == "uniform") {
     allow_only({"seed", "low", "high"});
     SplitMix64 stream(read_unsigned(spec.require("seed"), file, "seed"));
@@ -55,6 +53,20 @@ json generate_doubles(const YAML::Node& node, const std::string& file, const std
     fail_at(file, spec.get("generate"),
             fmt::format("key 'generate': expected uniform, normal, constant or arange, got '{}'", kind));
   }
+}
+
+std::int64_t generated_size(const MapReader& spec, const std::string& file, const char* key, std::int64_t limit) {
+  std::int64_t n = spec.integer(key);
+  if (n < 0 || n > limit) fail_at(file, spec.get(key), fmt::format("key '{}': expected 0 to {}, got {}", key, limit, n));
+  return n;
+}
+
+json generate_doubles(const YAML::Node& node, const std::string& file, const std::string& key) {
+  MapReader spec(node, file, fmt::format("generator for '{}'", key),
+                 {"generate", "n", "seed", "low", "high", "mean", "stddev", "value", "start", "step", "set"});
+  std::int64_t n = generated_size(spec, file, "n", kMaxGenerated);
+  std::vector<double> values(static_cast<std::size_t>(n));
+  fill_generated(spec, file, {"n"}, values);
   if (spec.has("set")) {
     YAML::Node overrides = spec.get("set");
     if (!overrides.IsMap()) fail_at(file, overrides, "key 'set': expected a mapping of index to number");
@@ -66,6 +78,22 @@ json generate_doubles(const YAML::Node& node, const std::string& file, const std
     }
   }
   return json(values);
+}
+
+// A generated matrix: rows x cols numbers from one stream, filled row by row.
+json generate_matrix(const YAML::Node& node, const std::string& file, const std::string& key) {
+  MapReader spec(node, file, fmt::format("generator for '{}'", key),
+                 {"generate", "rows", "cols", "seed", "low", "high", "mean", "stddev", "value", "start", "step"});
+  std::int64_t rows = generated_size(spec, file, "rows", kMaxGenerated);
+  std::int64_t cols = generated_size(spec, file, "cols", kMaxGenerated);
+  if (rows * cols > kMaxGenerated)
+    fail_at(file, node, fmt::format("generator for '{}': rows x cols is {}, at most {}", key, rows * cols, kMaxGenerated));
+  std::vector<double> values(static_cast<std::size_t>(rows * cols));
+  fill_generated(spec, file, {"rows", "cols"}, values);
+  json out = json::array();
+  for (std::int64_t r = 0; r < rows; ++r)
+    out.push_back(json(std::vector<double>(values.begin() + r * cols, values.begin() + (r + 1) * cols)));
+  return out;
 }
 
 json read_any(const YAML::Node& node, const std::string& file, const std::string& key) {
@@ -140,7 +168,8 @@ json read_typed_value(const YAML::Node& node, ValueType type, const std::string&
       return out;
     }
     case ValueType::kMatrix: {
-      sequence("a matrix (a list of rows)");
+      if (node.IsMap()) return generate_matrix(node, file, key);
+      sequence("a matrix (a list of rows) or a generator");
       json out = json::array();
       std::size_t columns = 0;
       for (std::size_t r = 0; r < node.size(); ++r) {

@@ -147,10 +147,13 @@ double read_number(const YAML::Node& node, const std::string& file, const std::s
   if (lower == "-.inf") return -std::numeric_limits<double>::infinity();
   if (lower == ".nan") return std::numeric_limits<double>::quiet_NaN();
   char* end = nullptr;
+  errno = 0;
   double value = std::strtod(text.c_str(), &end);
-  // strtod also accepts "inf", "nan" and hex floats: insist on YAML's spelling.
+  // strtod also accepts "inf", "nan" and hex floats, and turns 1e999 into
+  // inf: insist on YAML's spelling for infinities.
   bool plain = text.find_first_of("iInNxX") == std::string::npos;
-  if (text.empty() || *end != '\0' || !plain) expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
+  bool overflow = errno == ERANGE && std::isinf(value);
+  if (text.empty() || *end != '\0' || !plain || overflow) expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
   return value;
 }
 
