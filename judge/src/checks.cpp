@@ -41,7 +41,7 @@ class ValuesChecker : public Checker {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
     CallResult call = context.learner.call(test.op, test.input, test.time_ms);
-    result.time_ms = call.wall_ms;
+    result.time_ms = result.slowest_call_ms = call.wall_ms;
     result.output = call.output;
     if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) {
       if (!test.hidden && result.verdict != Verdict::kAccepted)
@@ -51,6 +51,8 @@ class ValuesChecker : public Checker {
     }
     if (test.expects_invalid_argument) {
       result.verdict = Verdict::kWrongAnswer;
+      result.failure_kind = "no_throw";
+      result.returned = call.value;
       result.message = fmt::format("expected std::invalid_argument, but it returned {}", brief(call.value));
       if (!test.hidden) result.details = sample_details(test, "std::invalid_argument", &call.value);
       return result;
@@ -60,6 +62,8 @@ class ValuesChecker : public Checker {
     if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {
       result.verdict = Verdict::kWrongAnswer;
       result.message = *mismatch;
+      result.failure_kind = "value";
+      result.returned = call.value;
       if (!test.hidden) result.details = sample_details(test, want, &call.value);
     }
     return result;
@@ -108,10 +112,12 @@ bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int 
     case Outcome::kHarnessError:
       throw JudgeFault{fmt::format("case '{}': the harness could not run the request: {}", test.name, call.detail)};
     case Outcome::kTimeout:
+      result->failure_kind = "timeout";
       result->verdict = Verdict::kTimeLimitExceeded;
       result->message = fmt::format("{} (the time limit of this case); the runner was killed", call.detail);
       return true;
     case Outcome::kDied:
+      result->failure_kind = call.signal ? fmt::format("signal:{}", call.signal) : "died";
       if (call.killed_by_cpu_limit) {
         result->verdict = Verdict::kTimeLimitExceeded;
         result->message = "the runner used up its CPU time limit and was killed";
@@ -127,17 +133,23 @@ bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int 
       }
       return true;
     case Outcome::kMalformed:
+      result->failure_kind = "malformed";
       result->verdict = Verdict::kRuntimeError;
       result->message = call.detail;
       return true;
     case Outcome::kException:
+      result->failure_kind = "exception:" + call.exception_type;
       if (call.exception_kind == "bad_alloc") {
         result->verdict = Verdict::kMemoryLimitExceeded;
         result->message = fmt::format("{} thrown: out of memory under the {} MiB limit", call.exception_type, memory_mb);
         return true;
       }
       if (test.expects_invalid_argument) {
-        if (call.exception_kind == "invalid_argument") return result->verdict = Verdict::kAccepted, true;
+        if (call.exception_kind == "invalid_argument") {
+          result->failure_kind.clear();
+          result->verdict = Verdict::kAccepted;
+          return true;
+        }
         result->verdict = Verdict::kWrongAnswer;
         result->message = fmt::format("expected std::invalid_argument, but it threw {}{}", call.exception_type,
                                       call.what.empty() ? "" : ": " + call.what);

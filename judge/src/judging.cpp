@@ -9,6 +9,9 @@
 #include "build.hpp"
 #include "checks.hpp"
 #include "compare.hpp"
+#include "hints.hpp"
+#include "solutions_index.hpp"
+#include "reference_oracle.hpp"
 #include "runner_session.hpp"
 
 namespace judge {
@@ -18,38 +21,6 @@ namespace {
 // full time limit and the verdict is already decided.
 constexpr int kMaxTimeouts = 3;
 
-RunnerLimits limits_for(const Problem& problem) {
-  RunnerLimits limits;
-  limits.memory_bytes = static_cast<std::uint64_t>(problem.memory_mb) << 20;
-  long total_ms = 0;
-  for (const TestCase* test : problem.cases()) total_ms += test->time_ms;
-  limits.cpu_seconds = static_cast<int>(total_ms / 1000) + 30;
-  return limits;
-}
-
-// Answers reference requests, each once: expectations and distributions
-// come from the reference solution run through the same harness.
-class ReferenceOracle {
- public:
-  ReferenceOracle(const Problem& problem, std::string binary) : problem_(problem), session_(std::move(binary), limits_for(problem)) {}
-
-  nlohmann::json call(const std::string& op, const nlohmann::json& args) {
-    std::string key = op + "\n" + args.dump();
-    auto found = memo_.find(key);
-    if (found != memo_.end()) return found->second;
-    CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));
-    if (result.outcome != CallResult::Outcome::kValue)
-      throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' on {} ({}{}{})",
-                                   problem_.slug, op, brief(args, 4),
-                                   result.detail, result.exception_type, result.what.empty() ? "" : ": " + result.what)};
-    return memo_[key] = result.value;
-  }
-
- private:
-  const Problem& problem_;
-  RunnerSession session_;
-  std::map<std::string, nlohmann::json> memo_;
-};
 }  // namespace
 
 std::string reference_solution_path(const Paths& paths, const Problem& problem) {
@@ -82,7 +53,7 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};
 
   ReferenceOracle oracle(problem, reference.binary);
-  RunnerSession session(learner.binary, limits_for(problem));
+  RunnerSession session(learner.binary, runner_limits_for(problem));
   int timeouts = 0;
   bool decided = false;
   for (const TestCase* test : problem.cases()) {
@@ -100,6 +71,13 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     if (!decided && result.verdict != Verdict::kAccepted) {
       outcome.verdict = result.verdict;
       decided = true;
+      if (request.hints) {
+        if (request.on_progress) request.on_progress("comparing with known mistakes");
+        if (auto index = load_solutions_index(paths, problem)) {
+          HintFinder hints(paths, problem, *index);
+          if (auto hint = hints.find(*test, result)) result.hint = *hint;
+        }
+      }
     }
     if (request.on_case) request.on_case(result);
     outcome.tests.push_back(std::move(result));

@@ -20,6 +20,8 @@ nlohmann::json to_json(const ProblemResult& result) {
                      {"verdict", verdict_name(test.verdict)},
                      {"time_ms", std::round(test.time_ms * 1000) / 1000},
                      {"message", test.message}});
+  for (std::size_t i = 0; i < result.tests.size(); ++i)
+    if (!result.tests[i].hint.empty()) tests[i]["hint"] = result.tests[i].hint;
   nlohmann::json out = {{"problem", result.problem}, {"verdict", verdict_name(result.verdict)}, {"tests", tests}};
   if (!result.message.empty()) out["message"] = result.message;
   out["solution"] = result.solution;
@@ -59,6 +61,7 @@ class TextReporter : public Reporter {
     if (!ok) {
       fmt::print(out_, "{}", indent(test.message, "        ", 12));
       if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
+      if (!test.hint.empty()) fmt::print(out_, "        {} {}\n", paint("33", "hint (a known mistake):"), test.hint);
     }
     if (!ok && !test.output.empty()) {
       fmt::print(out_, "        your code printed:\n{}", indent(test.output, "        | ", kPrintedLinesShown));

@@ -40,6 +40,11 @@ struct FitResult {
 FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
                          double false_reject_rate = kFalseRejectRate);
 
+// True when two histograms over the same categories could come from one
+// distribution (chi-square test of homogeneity at `level`). Used to match a
+// learner's sampler against a known-wrong one, so the level is lenient.
+bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level = 1e-4);
+
 // The number of draws after which a chi-square test over `probs` at
 // `false_reject_rate` rejects, with probability at least 0.999 (normal
 // approximation of the noncentral chi-square), any distribution in which

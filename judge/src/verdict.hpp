@@ -1,6 +1,7 @@
 // Verdicts and per-case results, shared by checkers and reporters.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct TestResult {
   std::string message;  // empty when accepted
   std::string details;  // samples only: input, expected and got, one per line
   std::string output;   // what the learner's code printed during the case (head)
+  // How the case failed, for matching against known mistakes: "value"
+  // (with `returned`), "no_throw", "exception:<type>", "signal:<n>",
+  // "timeout", "memory", or a checker's own kind ("distribution", ...).
+  std::string failure_kind;
+  nlohmann::json returned;     // the value the code returned, when it failed by returning one
+  double slowest_call_ms = 0;  // the longest single request of the case
+  std::string hint;            // a known mistake this failure matches, in teaching words
 };
 
 struct ProblemResult {

@@ -72,7 +72,7 @@ class SamplerChecker : public Checker {
                                        seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
       std::vector<int> got;
       if (!draw(context, batch, &got, &result)) return result;
-      if (auto bad = check_support(probs, batch, got)) return fail(&result, *bad);
+      if (auto bad = check_support(probs, batch, got)) return fail(&result, *bad, "zero_probability");
       tokens.insert(tokens.end(), got.begin(), got.end());
     }
     // The same seeds again, in reverse order and in a request of their own:
@@ -86,20 +86,23 @@ class SamplerChecker : public Checker {
       if (redrawn[i] != first)
         return fail(&result, fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
                                          "when asked again (seed a generator from the seed, once per call)",
-                                         again[i], first, redrawn[i]));
+                                         again[i], first, redrawn[i]),
+                  "nondeterministic");
     }
     if (!full_) return result;
 
     std::vector<std::int64_t> counts(probs.size(), 0);
     for (int token : tokens) ++counts[static_cast<std::size_t>(token)];
     FitResult fit = chi_square_fit(probs, counts);
+    if (fit.rejected) result.returned = counts;  // the histogram, to match against known mistakes
     if (fit.rejected)
       return fail(&result,
                   fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
                               "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "
                               "freedom at a false-reject rate of {:g}, over {} seeded draws)",
                               fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic,
-                              fit.threshold, fit.degrees_of_freedom, kFalseRejectRate, draws));
+                              fit.threshold, fit.degrees_of_freedom, kFalseRejectRate, draws),
+                  "distribution");
     return result;
   }
 
@@ -112,14 +115,16 @@ class SamplerChecker : public Checker {
     args["seeds"] = seeds;
     CallResult call = context.learner.call(context.test.op, args, context.test.time_ms);
     result->time_ms += call.wall_ms;
+    result->slowest_call_ms = std::max(result->slowest_call_ms, call.wall_ms);
     if (!call.output.empty() && result->output.empty()) result->output = call.output;
     if (verdict_for_unusual_call(call, context.test, context.problem.memory_mb, result)) return false;
     if (!call.value.is_array() || call.value.size() != seeds.size()) {
-      fail(result, "the harness got no token list back (the sampler's results were lost)");
+      fail(result, "the harness got no token list back (the sampler's results were lost)", "malformed");
       return false;
     }
     for (const json& token : call.value) {
-      if (!token.is_number_integer()) return fail(result, "a sampler returned something other than a token id"), false;
+      if (!token.is_number_integer())
+        return fail(result, "a sampler returned something other than a token id", "malformed"), false;
       tokens->push_back(token.get<int>());
     }
     return true;
@@ -140,9 +145,10 @@ class SamplerChecker : public Checker {
     return std::nullopt;
   }
 
-  static TestResult& fail(TestResult* result, const std::string& message) {
+  static TestResult& fail(TestResult* result, const std::string& message, const std::string& kind) {
     result->verdict = Verdict::kWrongAnswer;
     result->message = message;
+    result->failure_kind = kind;
     return *result;
   }
 

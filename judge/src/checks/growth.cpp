@@ -7,7 +7,6 @@
 // measured again before it counts.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <fmt/format.h>
 
 #include "../checks.hpp"
@@ -104,7 +103,9 @@ class GrowthChecker : public Checker {
       std::optional<Measurement> m = read_measurement(call.value);
       if (!m) throw JudgeFault{fmt::format("case '{}': op '{}' returned no timings: {}", test.name, test.op,
                                            brief(call.value, 4))};
-      if (std::getenv("GROWTH_DEBUG")) fmt::print(stderr, "growth: {} {} {} {}\n", m->small_length, m->small_ns, m->large_length, m->large_ns);
+      if (!(m->small_ns > 0) || !(m->large_ns > 0))
+        throw JudgeFault{fmt::format("case '{}': op '{}' measured no CPU time; the runner's clock does not advance",
+                                     test.name, test.op)};
       if (!best || m->ratio() < best->ratio()) best = m;
       if (best->ratio() <= limit || best->ratio() > kClearlyOver * limit) break;
     }

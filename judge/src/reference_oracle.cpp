@@ -1,0 +1,42 @@
+// ReferenceOracle: memoized calls into the reference runner.
+#include "reference_oracle.hpp"
+
+#include <fmt/format.h>
+
+#include "checks.hpp"
+#include "compare.hpp"
+
+namespace judge {
+
+RunnerLimits runner_limits_for(const Problem& problem) {
+  RunnerLimits limits;
+  limits.memory_bytes = static_cast<std::uint64_t>(problem.memory_mb) << 20;
+  long total_ms = 0;
+  for (const TestCase* test : problem.cases()) total_ms += test->time_ms;
+  limits.cpu_seconds = static_cast<int>(total_ms / 1000) + 30;
+  return limits;
+}
+
+ReferenceOracle::ReferenceOracle(const Problem& problem, std::string binary)
+    : problem_(problem), session_(std::move(binary), runner_limits_for(problem)) {}
+
+nlohmann::json ReferenceOracle::call(const std::string& op, const nlohmann::json& args) {
+  double ignored = 0;
+  return call_timed(op, args, &ignored);
+}
+
+nlohmann::json ReferenceOracle::call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms) {
+  *wall_ms = 0;
+  std::string key = op + "\n" + args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  auto found = memo_.find(key);
+  if (found != memo_.end()) return found->second;
+  CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));
+  if (result.outcome != CallResult::Outcome::kValue)
+    throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' on {}: {}{}{}",
+                                 problem_.slug, op, brief(args, 4), result.detail, result.exception_type,
+                                 result.what.empty() ? "" : ": " + result.what)};
+  *wall_ms = result.wall_ms;
+  return memo_[key] = result.value;
+}
+
+}  // namespace judge

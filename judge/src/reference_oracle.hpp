@@ -1,0 +1,33 @@
+// Answers from the reference solution, run through the same harness in its
+// own runner: the expectations of cases that store none, sampler
+// distributions, and oracle ops. Each distinct request runs once.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner_session.hpp"
+#include "spec.hpp"
+
+namespace judge {
+
+// Limits for a runner judging `problem`.
+RunnerLimits runner_limits_for(const Problem& problem);
+
+class ReferenceOracle {
+ public:
+  ReferenceOracle(const Problem& problem, std::string binary);
+  // The reference's value for `op` on `args`; throws JudgeFault when the
+  // reference does not return one.
+  nlohmann::json call(const std::string& op, const nlohmann::json& args);
+  // Like call(), but also says how long the reference took (0 when memoized).
+  nlohmann::json call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms);
+
+ private:
+  const Problem& problem_;
+  RunnerSession session_;
+  std::map<std::string, nlohmann::json> memo_;
+};
+
+}  // namespace judge
