@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -105,7 +106,10 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
     outcome.ok = outcome.cached = true;
     return outcome;
   }
-  std::string temporary = fmt::format("{}.tmp{}", binary, getpid());
+  // Unique per process and per call: the learner's and the reference's
+  // builds run at once and may be the same file (judge run --reference).
+  static std::atomic<int> builds_started{0};
+  std::string temporary = fmt::format("{}.tmp{}-{}", binary, getpid(), builds_started++);
   SpawnSpec spec;
   spec.argv = {compiler_command()};
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());

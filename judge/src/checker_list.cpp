@@ -6,6 +6,7 @@ namespace judge {
 const Checker& distribution_checker();     // checks/distribution.cpp
 const Checker& sampler_support_checker();  // checks/distribution.cpp
 const Checker& growth_checker();           // checks/growth.cpp
+const Checker& hypotheses_checker();       // checks/hypotheses.cpp
 
 std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
   return {
@@ -13,6 +14,7 @@ std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
       {"distribution", &distribution_checker()},
       {"sampler_support", &sampler_support_checker()},
       {"growth", &growth_checker()},
+      {"hypotheses", &hypotheses_checker()},
   };
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "checks.hpp"
 #include "compare.hpp"
@@ -11,6 +12,8 @@
 #include "build.hpp"
 #include "report.hpp"
 #include "sandbox.hpp"
+#include "scaffold.hpp"
+#include "validate.hpp"
 #include "workspace.hpp"
 #include "yaml_reader.hpp"
 
@@ -95,6 +98,47 @@ int command_doctor(OutputFormat format) {
     missing += !p.active;
   }
   if (missing) fmt::print("\n{} protection(s) missing: the judge still runs, with less isolation.\n", missing);
+  return 0;
+}
+
+int command_validate(const Paths& paths, const std::vector<std::string>& slugs) {
+  std::vector<std::string> targets = slugs;
+  if (targets.empty())
+    for (const Problem& problem : load_all_problems(paths.problems_dir)) targets.push_back(problem.slug);
+  bool colour = wants_colour(stdout);
+  auto paint = [&](const char* code, const std::string& text) {
+    return colour ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+  };
+  std::size_t failed_problems = 0;
+  for (const std::string& slug : targets) {
+    if (!fs::is_directory(fs::path(paths.problems_dir) / slug)) load_by_slug(paths, slug);  // unknown: exit 2
+    fmt::print("validating {}\n", slug);
+    std::fflush(stdout);
+    ValidationReport report = validate_problem(paths, slug, [&](const ValidationCheck& check) {
+      fmt::print("  {}  {}\n", check.ok ? paint("32", "ok  ") : paint("31", "FAIL"), check.what);
+      if (!check.ok && !check.detail.empty()) {
+        std::istringstream lines(check.detail);
+        std::string line;
+        while (std::getline(lines, line)) fmt::print("        {}\n", line);
+      }
+      std::fflush(stdout);
+    });
+    std::size_t failed = 0;
+    for (const ValidationCheck& check : report.checks) failed += !check.ok;
+    if (failed) ++failed_problems;
+    fmt::print("{}: {}\n\n", slug,
+               failed ? paint("31;1", fmt::format("{} of {} checks failed", failed, report.checks.size()))
+                      : paint("32;1", fmt::format("valid ({} checks)", report.checks.size())));
+  }
+  if (targets.size() > 1)
+    fmt::print("{} of {} problems valid\n", targets.size() - failed_problems, targets.size());
+  return failed_problems ? 1 : 0;
+}
+
+int command_new(const Paths& paths, const std::string& slug) {
+  std::vector<std::string> created = scaffold_problem(paths, slug);
+  for (const std::string& file : created) fmt::print("created {}\n", display_path(file));
+  fmt::print("\nNext: judge validate {} (it lists what to fill in), and docs/adding-a-problem.md.\n", slug);
   return 0;
 }
 

@@ -18,6 +18,14 @@ int command_start(const Paths& paths, const std::string& slug);
 // Which sandbox protections are active on this machine, and why any is missing.
 int command_doctor(OutputFormat format);
 
+// Validates each problem (all when `slugs` is empty); 0 when every check
+// holds, 1 otherwise, a line per check.
+int command_validate(const Paths& paths, const std::vector<std::string>& slugs);
+
+// Scaffolds a new problem package that builds at once; `validate` then says
+// what to fill in.
+int command_new(const Paths& paths, const std::string& slug);
+
 struct RunOptions {
   std::vector<std::string> slugs;  // empty with `all`
   bool all = false;

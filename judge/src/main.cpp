@@ -31,6 +31,14 @@ int main(int argc, char** argv) {
   CLI::App* doctor = app.add_subcommand("doctor", "which sandbox protections are active here, and why any is missing");
   add_format(doctor);
 
+  std::vector<std::string> validate_slugs;
+  bool validate_all = false;
+  CLI::App* validate = app.add_subcommand("validate", "check problem packages: spec, cases, reference, stub, known solutions");
+  validate->add_option("PROBLEM", validate_slugs, "problem slug(s)");
+  validate->add_flag("--all", validate_all, "every problem");
+  CLI::App* new_problem = app.add_subcommand("new", "scaffold a new problem package");
+  new_problem->add_option("SLUG", slug, "the new problem's slug: lowercase letters, digits, _")->required();
+
   RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "judge your solution (or --solution FILE, or --reference)");
   run->add_option("PROBLEM", run_options.slugs, "problem slug(s)");
@@ -56,6 +64,12 @@ int main(int argc, char** argv) {
     if (*show) return command_show(paths, slug);
     if (*start) return command_start(paths, slug);
     if (*doctor) return command_doctor(format);
+    if (*validate) {
+      if (validate_all == !validate_slugs.empty())
+        throw JudgeFault{validate_all ? "validate: give either PROBLEM or --all, not both" : "validate: missing PROBLEM (or --all)"};
+      return command_validate(paths, validate_slugs);
+    }
+    if (*new_problem) return command_new(paths, slug);
     if (*run) {
       if (run_options.all == !run_options.slugs.empty())
         throw JudgeFault{run_options.all ? "run: give either PROBLEM or --all, not both" : "run: missing PROBLEM (or --all)"};

@@ -56,7 +56,8 @@ TestCase read_case(const YAML::Node& node, const std::string& file, const Proble
   test.hidden = hidden;
   test.place = {file, node.Mark().line + 1, node.Mark().column + 1};
   MapReader reader(node, file, "case",
-                   {"name", "note", "op", "input", "expect", "throws", "check", "check_args", "tolerance", "time_ms"});
+                   {"name", "note", "op", "input", "expect", "throws", "check", "check_args", "tolerance", "time_ms",
+                    "exact_boundary"});
   test.name = reader.string("name");
   if (!std::regex_match(test.name, kNamePattern))
     fail_at(file, reader.get("name"),
@@ -103,6 +104,7 @@ TestCase read_case(const YAML::Node& node, const std::string& file, const Proble
     if (ms < 1 || ms > 600000) fail_at(file, reader.get("time_ms"), "key 'time_ms': expected 1 to 600000");
     test.time_ms = static_cast<int>(ms);
   }
+  if (reader.has("exact_boundary")) test.exact_boundary = read_bool(reader.get("exact_boundary"), file, "exact_boundary");
   std::string problem_with_case;
   if (!checker->validate(test, *op, &problem_with_case)) fail_at(file, node, fmt::format("{}: {}", what, problem_with_case));
   return test;
@@ -149,7 +151,8 @@ Problem load_problem(const std::string& problem_dir) {
   const std::string& file = problem.spec_file;
   YAML::Node root = load_yaml_file(file);
   MapReader spec(root, file, "problem",
-                 {"title", "order", "statement", "signature", "ops", "limits", "tolerance", "samples", "hidden"});
+                 {"title", "order", "statement", "signature", "ops", "limits", "tolerance", "margin", "samples",
+                  "hidden"});
   problem.title = spec.string("title");
   problem.order = static_cast<int>(spec.integer("order"));
   problem.statement = spec.string("statement");
@@ -165,6 +168,21 @@ Problem load_problem(const std::string& problem_dir) {
   if (problem.memory_mb < 16 || problem.memory_mb > 65536)
     fail_at(file, limits.get("memory_mb"), "key 'memory_mb': expected 16 to 65536");
   problem.tolerance = read_tolerance(spec.require("tolerance"), file, Tolerance{});
+  if (spec.has("margin")) {
+    MapReader margin(spec.get("margin"), file, "margin", {"op", "min", "applies_to"});
+    MarginRule rule;
+    rule.op = margin.string("op");
+    if (!problem.find_op(rule.op)) fail_at(file, margin.get("op"), fmt::format("key 'op': '{}' names no op of this problem", rule.op));
+    rule.min = margin.number("min");
+    YAML::Node ops_list = margin.require("applies_to");
+    if (!ops_list.IsSequence()) fail_at(file, ops_list, "key 'applies_to': expected a list of op names");
+    for (const auto& item : ops_list) {
+      std::string name = read_string(item, file, "applies_to");
+      if (!problem.find_op(name)) fail_at(file, item, fmt::format("key 'applies_to': '{}' names no op of this problem", name));
+      rule.applies_to.push_back(name);
+    }
+    problem.margin = rule;
+  }
   problem.samples = read_cases(spec.require("samples"), file, problem, /*hidden=*/false);
 
   std::vector<std::string> hidden_files;

@@ -46,7 +46,16 @@ struct TestCase {
   nlohmann::json check_args = nlohmann::json::object();
   Tolerance tolerance;
   int time_ms = 0;
+  bool exact_boundary = false;  // sits on a decision boundary on purpose (exact in binary)
   Place place;
+};
+
+// How far an input must stay from the problem's decision boundaries (e.g.
+// a top-p prefix sum from p), measured by a trusted op of the adapter.
+struct MarginRule {
+  std::string op;                // returns the input's distance from the nearest boundary
+  double min = 0;
+  std::vector<std::string> applies_to;  // ops whose cases are measured
 };
 
 struct Problem {
@@ -59,6 +68,7 @@ struct Problem {
   int time_ms = 2000;
   int memory_mb = 1024;
   Tolerance tolerance;
+  std::optional<MarginRule> margin;
   std::vector<TestCase> samples;
   std::vector<TestCase> hidden;
   std::string dir;        // problems/<slug>
