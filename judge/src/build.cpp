@@ -14,6 +14,7 @@
 
 #include "checks.hpp"
 #include "diagnostics.hpp"
+#include "fingerprint.hpp"
 #include "process.hpp"
 #include "yaml_reader.hpp"
 
@@ -22,26 +23,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kCompileTimeoutMs = 180000;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-// FNV-1a, 64-bit: stable across runs and machines, enough for a cache key.
-class Fingerprint {
- public:
-  void add(const std::string& bytes) {
-    for (unsigned char c : bytes) hash_ = (hash_ ^ c) * 0x100000001b3ull;
-    hash_ = (hash_ ^ 0xff) * 0x100000001b3ull;  // separator, so "ab"+"c" != "a"+"bc"
-  }
-  std::string hex() const { return fmt::format("{:016x}", hash_); }
-
- private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ull;
-};
-
 std::vector<std::string> base_environment() {
   std::vector<std::string> env;
   for (const char* name : {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "CPATH", "LIBRARY_PATH", "COMPILER_PATH"})
@@ -49,11 +30,35 @@ std::vector<std::string> base_environment() {
   return env;
 }
 
-// `$CXX --version`, once per process: part of the cache key.
-const std::string& compiler_identity() {
+// The compiler's executable, found the way execvp would, links resolved.
+std::string resolve_compiler(const std::string& command) {
+  if (command.find('/') != std::string::npos) return fs::weakly_canonical(command).string();
+  const char* path = std::getenv("PATH");
+  std::string directories = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= directories.size();) {
+    std::size_t end = directories.find(':', start);
+    if (end == std::string::npos) end = directories.size();
+    fs::path candidate = fs::path(directories.substr(start, end - start)) / command;
+    if (access(candidate.c_str(), X_OK) == 0) return fs::weakly_canonical(candidate).string();
+    start = end + 1;
+  }
+  return command;
+}
+
+// `$CXX --version`, part of every cache key. Remembered in the cache by the
+// compiler executable's path, size and time, so a cached run spawns nothing.
+const std::string& compiler_identity(const std::string& cache_dir) {
   static std::once_flag once;
   static std::string identity;
-  std::call_once(once, [] {
+  std::call_once(once, [&] {
+    Fingerprint stamp;
+    stamp.add(compiler_command());
+    stamp.add_file_stamp(resolve_compiler(compiler_command()));
+    std::string remembered = (fs::path(cache_dir) / ("compiler-" + stamp.hex() + ".txt")).string();
+    if (fs::is_regular_file(remembered)) {
+      identity = read_whole_file(remembered);
+      if (!identity.empty()) return;
+    }
     SpawnSpec spec;
     spec.argv = {compiler_command(), "--version"};
     spec.env = base_environment();
@@ -62,6 +67,10 @@ const std::string& compiler_identity() {
       throw JudgeFault{fmt::format("cannot run the C++ compiler '{}'{}; install g++ or set CXX", compiler_command(),
                                    result.error.empty() ? "" : ": " + result.error)};
     identity = result.output;
+    std::string temporary = fmt::format("{}.tmp{}", remembered, getpid());
+    std::ofstream(temporary) << identity;
+    std::error_code ignored;
+    fs::rename(temporary, remembered, ignored);
   });
   return identity;
 }
@@ -88,18 +97,17 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
     throw JudgeFault{fmt::format("{}: the path contains a quote, backslash or newline", display_name)};
 
   std::vector<std::string> flags = compile_flags(paths);
+  fs::create_directories(paths.cache_dir);
   Fingerprint key;
-  key.add(read_file(solution));
+  key.add_file(solution);
   key.add(solution);  // diagnostics and __FILE__ name it
-  key.add(read_file(adapter));
-  for (const auto& entry : fs::recursive_directory_iterator(paths.harness_include))
-    if (entry.is_regular_file()) key.add(entry.path().string()), key.add(read_file(entry.path().string()));
-  key.add(read_file(paths.harness_library));
+  key.add_file(adapter);
+  key.add_tree(paths.harness_include);
+  key.add_file_stamp(paths.harness_library);
   key.add(compiler_command());
-  key.add(compiler_identity());
+  key.add(compiler_identity(paths.cache_dir));
   for (const std::string& flag : flags) key.add(flag);
 
-  fs::create_directories(paths.cache_dir);
   std::string binary = (fs::path(paths.cache_dir) / fmt::format("{}-{}", problem.slug, key.hex())).string();
   outcome.binary = binary;
   if (fs::is_regular_file(binary)) {

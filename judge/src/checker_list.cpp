@@ -7,6 +7,7 @@ const Checker& distribution_checker();     // checks/distribution.cpp
 const Checker& sampler_support_checker();  // checks/distribution.cpp
 const Checker& growth_checker();           // checks/growth.cpp
 const Checker& hypotheses_checker();       // checks/hypotheses.cpp
+const Checker& speculative_checker();      // checks/speculative.cpp
 
 std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
   return {
@@ -15,6 +16,7 @@ std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
       {"sampler_support", &sampler_support_checker()},
       {"growth", &growth_checker()},
       {"hypotheses", &hypotheses_checker()},
+      {"speculative", &speculative_checker()},
   };
 }
 

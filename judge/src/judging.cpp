@@ -13,6 +13,7 @@
 #include "solutions_index.hpp"
 #include "reference_oracle.hpp"
 #include "runner_session.hpp"
+#include "typed_values.hpp"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -56,7 +57,11 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   RunnerSession session(learner.binary, runner_limits_for(problem));
   int timeouts = 0;
   bool decided = false;
-  for (const TestCase* test : problem.cases()) {
+  for (const TestCase* listed : problem.cases()) {
+    // The case with its generated inputs expanded, for checkers and hints.
+    TestCase materialized = *listed;
+    materialized.input = materialize_input(listed->input);
+    const TestCase* test = &materialized;
     TestResult result;
     if (timeouts >= kMaxTimeouts) {
       result = start_result(*test);

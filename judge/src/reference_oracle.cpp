@@ -27,7 +27,10 @@ nlohmann::json ReferenceOracle::call(const std::string& op, const nlohmann::json
 
 nlohmann::json ReferenceOracle::call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms) {
   *wall_ms = 0;
-  std::string key = op + "\n" + args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // CBOR, not dump(): exact for every double (NaN and inf included), and
+  // fast for inputs of hundreds of thousands of numbers.
+  std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(args);
+  std::string key = op + "\n" + std::string(bytes.begin(), bytes.end());
   auto found = memo_.find(key);
   if (found != memo_.end()) return found->second;
   CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));

@@ -16,6 +16,13 @@ namespace judge {
 nlohmann::json read_typed_value(const YAML::Node& node, ValueType type, const std::string& file,
                                 const std::string& key);
 
+// A case input with every generator description ({"$generated": ...})
+// replaced by the values it describes. Thread-safe; memoized.
+nlohmann::json materialize_input(const nlohmann::json& input);
+
+// True for a generator description.
+bool is_generated(const nlohmann::json& value);
+
 // The deterministic stream behind generators: splitmix64, so a seed means
 // the same numbers on every machine and compiler.
 class SplitMix64 {

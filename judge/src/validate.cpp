@@ -13,6 +13,7 @@
 #include "reference_oracle.hpp"
 #include "solutions_index.hpp"
 #include "spec.hpp"
+#include "typed_values.hpp"
 #include "yaml_reader.hpp"
 
 namespace judge {
@@ -189,7 +190,7 @@ class Validator {
     for (const TestCase* test : problem_.cases()) {
       if (!test->expect || test->check != "values") continue;
       ++stored;
-      nlohmann::json actual = oracle.call(test->check_args.value("expect_op", test->op), test->input);
+      nlohmann::json actual = oracle.call(test->check_args.value("expect_op", test->op), materialize_input(test->input));
       if (auto mismatch = compare_output(problem_.find_op(test->op)->output, *test->expect, actual, test->tolerance))
         disagreements += fmt::format("{}:{}: case {}: the reference gives {}: {}\n", display_path(test->place.file),
                                      test->place.line, test->name, brief(actual), *mismatch);
@@ -205,8 +206,9 @@ class Validator {
       if (test->exact_boundary || test->expects_invalid_argument) continue;
       if (std::find(rule.applies_to.begin(), rule.applies_to.end(), test->op) == rule.applies_to.end()) continue;
       nlohmann::json args = nlohmann::json::object();
+      nlohmann::json input = materialize_input(test->input);
       for (const auto& [name, type] : problem_.find_op(rule.op)->inputs)
-        if (test->input.contains(name)) args[name] = test->input[name];
+        if (input.contains(name)) args[name] = input[name];
       double margin = oracle.call(rule.op, args).get<double>();
       ++measured;
       smallest = std::min(smallest, margin);

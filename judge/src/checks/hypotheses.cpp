@@ -24,12 +24,13 @@ bool is_hypothesis(const json& h) {
   return true;
 }
 
-std::string tokens_text(const json& tokens) {
+// At most `shown` tokens: the first and the last shown / 2 of a long list.
+std::string tokens_text(const json& tokens, std::size_t shown = kShownTokens) {
   std::string out = "[";
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (i == kShownTokens / 2 && tokens.size() > kShownTokens) {
+    if (i == shown / 2 && tokens.size() > shown) {
       out += fmt::format(", ... ({} tokens in all) ...", tokens.size());
-      i = tokens.size() - kShownTokens / 2;
+      i = tokens.size() - shown / 2;
     }
     out += (i ? ", " : "") + tokens[i].dump();
   }
@@ -43,7 +44,7 @@ std::string hypothesis_text(const json& h) {
 
 std::string list_text(const json& list) {
   std::string out;
-  for (std::size_t i = 0; i < list.size() && i < 4; ++i) out += (i ? ", " : "") + tokens_text(list[i]["tokens"]);
+  for (std::size_t i = 0; i < list.size() && i < 4; ++i) out += (i ? ", " : "") + tokens_text(list[i]["tokens"], 8);
   if (list.size() > 4) out += fmt::format(", ... ({} in all)", list.size());
   return "[" + out + "]";
 }

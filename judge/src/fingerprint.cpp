@@ -1,0 +1,53 @@
+// Fingerprint: FNV-1a 64.
+#include "fingerprint.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace judge {
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+void Fingerprint::add(const std::string& bytes) {
+  for (unsigned char c : bytes) hash_ = (hash_ ^ c) * 0x100000001b3ull;
+  hash_ = (hash_ ^ 0xff) * 0x100000001b3ull;
+}
+
+void Fingerprint::add_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  add(in ? read_whole_file(path) : std::string("\x01missing:") + path);
+}
+
+void Fingerprint::add_file_stamp(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return add("\x01missing:" + path);
+  add(fmt::format("{}:{}:{}.{}", path, info.st_size, info.st_mtim.tv_sec, info.st_mtim.tv_nsec));
+}
+
+void Fingerprint::add_tree(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error))
+    if (it->is_regular_file()) files.push_back(it->path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    add(file);
+    add_file(file);
+  }
+}
+
+std::string Fingerprint::hex() const { return fmt::format("{:016x}", hash_); }
+
+}  // namespace judge
