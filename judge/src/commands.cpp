@@ -175,6 +175,7 @@ int command_run(const Paths& paths, const RunOptions& options) {
                                      request.display_name, problem.slug)};
     }
     reporter->begin_problem(problem, request.display_name);
+    request.use_result_cache = !options.no_cache;
     request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
     request.on_progress = [&](const std::string& what) { reporter->progress(what); };
     ProblemResult result = judge_solution(paths, problem, request);

@@ -31,6 +31,7 @@ struct RunOptions {
   bool all = false;
   std::string solution_file;       // --solution
   bool reference = false;          // --reference
+  bool no_cache = false;           // --no-cache: judge even an unchanged solution again
   OutputFormat format = OutputFormat::kText;
 };
 int command_run(const Paths& paths, const RunOptions& options);

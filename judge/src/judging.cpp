@@ -12,6 +12,7 @@
 #include "hints.hpp"
 #include "solutions_index.hpp"
 #include "reference_oracle.hpp"
+#include "result_cache.hpp"
 #include "runner_session.hpp"
 #include "typed_values.hpp"
 
@@ -53,6 +54,17 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   if (!reference.ok)
     throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};
 
+  std::string cache_key = result_cache_key(paths, problem, learner.binary, reference.binary, request.hints);
+  if (request.use_result_cache) {
+    if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
+      cached->solution = request.display_name;
+      cached->from_cache = true;
+      if (request.on_case)
+        for (const TestResult& test : cached->tests) request.on_case(test);
+      return *cached;
+    }
+  }
+
   ReferenceOracle oracle(problem, reference.binary);
   RunnerSession session(learner.binary, runner_limits_for(problem));
   int timeouts = 0;
@@ -87,6 +99,7 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     if (request.on_case) request.on_case(result);
     outcome.tests.push_back(std::move(result));
   }
+  store_cached_result(paths, cache_key, outcome);
   return outcome;
 }
 

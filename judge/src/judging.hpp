@@ -18,6 +18,8 @@ struct JudgeRequest {
   std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
   // Look for a known mistake matching the first failing case (see hints.hpp).
   bool hints = true;
+  // Answer an unchanged solution from the result cache (result_cache.hpp).
+  bool use_result_cache = true;
 };
 
 // The reference solution of `problem`.

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   run->add_flag("--all", run_options.all, "every problem");
   run->add_option("--solution", run_options.solution_file, "judge FILE instead of your workspace file");
   run->add_flag("--reference", run_options.reference, "judge the reference solution");
+  run->add_flag("--no-cache", run_options.no_cache, "judge again even if nothing changed since the last run");
   add_format(run);
 
   try {

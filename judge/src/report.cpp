@@ -81,6 +81,7 @@ class TextReporter : public Reporter {
       fmt::print(out_, "{}: {}\n", result.problem, verdict);
     else
       fmt::print(out_, "{}: {} ({} of {} cases passed)\n", result.problem, verdict, passed, result.tests.size());
+    if (result.from_cache) fmt::print(out_, "  (unchanged since it was last judged: the result comes from the cache)\n");
     summary_.push_back(fmt::format("  {:<22} {}", result.problem, verdict));
     std::fflush(out_);
   }

@@ -82,6 +82,7 @@ class Validator {
     request.solution_file = file;
     request.display_name = display;
     request.hints = false;
+    request.use_result_cache = false;  // validation measures and runs everything afresh
     return judge_solution(paths_, problem_, request);
   }
 

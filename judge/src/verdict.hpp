@@ -42,6 +42,7 @@ struct ProblemResult {
   Verdict verdict = Verdict::kAccepted;
   std::string message;   // compile errors and other whole-problem failures
   std::vector<TestResult> tests;
+  bool from_cache = false;  // answered by the result cache: nothing was run
 };
 
 }  // namespace judge

@@ -98,6 +98,7 @@ class GrowthChecker : public Checker {
     for (int attempt = 0; attempt < std::max(attempts, 1); ++attempt) {
       CallResult call = context.learner.call(test.op, test.input, test.time_ms);
       result.time_ms += call.wall_ms;
+      result.slowest_call_ms = std::max(result.slowest_call_ms, call.wall_ms);
       result.output = call.output;
       if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) return result;
       std::optional<Measurement> m = read_measurement(call.value);
@@ -114,6 +115,7 @@ class GrowthChecker : public Checker {
     std::string allowed = test.check_args.value("allowed", std::string("linear"));
     std::string caught = test.check_args.value("caught", std::string("quadratic"));
     result.verdict = Verdict::kWrongAnswer;
+    result.failure_kind = "growth";
     result.message = fmt::format(
         "too slow as the length grows: a call took {} (median CPU time) at length {} and {} at length {}, "
         "{:.1f} times as long for {:.0f} times the length; the limit is {} ({} work grows about {:.0f} times, "

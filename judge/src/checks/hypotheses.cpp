@@ -99,7 +99,7 @@ class HypothesesChecker : public Checker {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
     CallResult call = context.learner.call(test.op, test.input, test.time_ms);
-    result.time_ms = call.wall_ms;
+    result.time_ms = result.slowest_call_ms = call.wall_ms;
     result.output = call.output;
     if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) {
       if (!test.hidden && result.verdict != Verdict::kAccepted && !test.expects_invalid_argument)
@@ -108,6 +108,8 @@ class HypothesesChecker : public Checker {
     }
     if (test.expects_invalid_argument) {
       result.verdict = Verdict::kWrongAnswer;
+      result.failure_kind = "no_throw";
+      result.returned = call.value;
       result.message = fmt::format("expected std::invalid_argument, but it returned {}", brief(call.value, 4));
       return result;
     }
@@ -116,6 +118,8 @@ class HypothesesChecker : public Checker {
       throw JudgeFault{fmt::format("case '{}': the expected value is not a list of hypotheses", test.name)};
     if (auto mismatch = compare_hypotheses(want, call.value, test.tolerance)) {
       result.verdict = Verdict::kWrongAnswer;
+      result.failure_kind = "value";
+      result.returned = call.value;
       result.message = *mismatch;
       if (!test.hidden) result.details = details(test, want, &call.value);
     }
