@@ -75,9 +75,53 @@ const std::string& compiler_identity(const std::string& cache_dir) {
   return identity;
 }
 
-std::vector<std::string> compile_flags(const Paths& paths) {
-  return {"-std=c++20", "-O2", "-pipe", "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
-          "-I" + paths.harness_include, "-isystem", paths.eigen_include};
+// Builds (once per compiler, flags and prelude content) a precompiled
+// prelude in the cache and returns the header to pass with -include, or ""
+// when it cannot be built (compiling then works without it, only slower).
+std::string precompiled_prelude(const Paths& paths, const std::string& name, const std::vector<std::string>& flags) {
+  static std::mutex mutex;  // the learner's and the reference's builds want the same one
+  std::lock_guard<std::mutex> lock(mutex);
+  Fingerprint key;
+  key.add(name);
+  key.add_tree(paths.harness_include);
+  key.add(compiler_command());
+  key.add(compiler_identity(paths.cache_dir));
+  for (const std::string& flag : flags) key.add(flag);
+  fs::path dir = fs::path(paths.cache_dir) / ("pch-" + key.hex());
+  fs::path header = dir / (name + ".hpp");
+  fs::path compiled = dir / (name + ".hpp.gch");
+  if (fs::is_regular_file(compiled)) return header.string();
+  std::error_code error;
+  fs::create_directories(dir, error);
+  {
+    std::ofstream out(header);
+    out << "#include <judge_harness/" << name << ".hpp>\n";
+  }
+  std::string temporary = fmt::format("{}.tmp{}", compiled.string(), getpid());
+  SpawnSpec spec;
+  spec.argv = {compiler_command()};
+  spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
+  spec.argv.insert(spec.argv.end(), {"-x", "c++-header", header.string(), "-o", temporary});
+  spec.env = base_environment();
+  CommandResult result = run_command(spec, kCompileTimeoutMs);
+  if (!result.started || !result.status.exited || result.status.code != 0) {
+    fs::remove(temporary, error);
+    return "";
+  }
+  fs::rename(temporary, compiled, error);
+  return error ? "" : header.string();
+}
+
+// -g1 (line tables only, no measurable compile time) lets a crash trace name
+// the learner's line.
+std::vector<std::string> compile_flags(const Paths& paths, const BuildOptions& options) {
+  std::vector<std::string> flags = {"-std=c++20", "-pipe", "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
+                                    "-I" + paths.harness_include, "-isystem", paths.eigen_include};
+  if (options.sanitize)
+    flags.insert(flags.end(), {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"});
+  else
+    flags.insert(flags.end(), {"-O2", "-g1"});
+  return flags;
 }
 }  // namespace
 
@@ -87,7 +131,7 @@ std::string compiler_command() {
 }
 
 BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
-                          const std::string& display_name) {
+                          const std::string& display_name, const BuildOptions& options) {
   auto start = std::chrono::steady_clock::now();
   BuildOutcome outcome;
   std::string solution = fs::absolute(solution_file).lexically_normal().string();
@@ -96,7 +140,7 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
   if (solution.find_first_of("\"\\\n") != std::string::npos)
     throw JudgeFault{fmt::format("{}: the path contains a quote, backslash or newline", display_name)};
 
-  std::vector<std::string> flags = compile_flags(paths);
+  std::vector<std::string> flags = compile_flags(paths, options);
   fs::create_directories(paths.cache_dir);
   Fingerprint key;
   key.add_file(solution);
@@ -121,6 +165,10 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
   SpawnSpec spec;
   spec.argv = {compiler_command()};
   spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
+  // A precompiled prelude, when it builds: Eigen for the problems that use it.
+  std::string prelude = precompiled_prelude(
+      paths, read_whole_file(adapter).find("Eigen") != std::string::npos ? "prelude_eigen" : "prelude", flags);
+  if (!prelude.empty()) spec.argv.insert(spec.argv.end(), {"-include", prelude});
   spec.argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", solution));
   spec.argv.insert(spec.argv.end(), {adapter, paths.harness_library, "-o", temporary});
   spec.env = base_environment();
