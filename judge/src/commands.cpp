@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "checks.hpp"
 #include "compare.hpp"
@@ -156,32 +158,91 @@ int command_run(const Paths& paths, const RunOptions& options) {
 
   std::unique_ptr<Reporter> reporter = options.format == OutputFormat::kJson ? make_json_reporter(stdout)
                                                                               : make_text_reporter(stdout, wants_colour(stdout));
-  bool all_accepted = true;
-  for (const Problem& problem : problems) {
+  struct Job {
+    const Problem* problem = nullptr;
     JudgeRequest request;
     bool own_file = false;
+    ProblemResult result;
+    std::exception_ptr error;
+    bool done = false;
+  };
+  std::vector<Job> jobs(problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    Job& job = jobs[i];
+    const Problem& problem = problems[i];
+    job.problem = &problem;
+    JudgeRequest& request = job.request;
     if (options.reference) {
       request.solution_file = reference_solution_path(paths, problem);
-      request.display_name = display_path(request.solution_file);
     } else if (!options.solution_file.empty()) {
       request.solution_file = options.solution_file;
-      request.display_name = display_path(options.solution_file);
     } else {
       request.solution_file = workspace_file(paths, problem.slug);
-      request.display_name = display_path(request.solution_file);
-      own_file = true;
+      job.own_file = true;
       if (!fs::exists(request.solution_file))
         throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
-                                     request.display_name, problem.slug)};
+                                     display_path(request.solution_file), problem.slug)};
     }
-    reporter->begin_problem(problem, request.display_name);
+    request.display_name = display_path(request.solution_file);
     request.use_result_cache = !options.no_cache;
-    request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
-    request.on_progress = [&](const std::string& what) { reporter->progress(what); };
-    ProblemResult result = judge_solution(paths, problem, request);
-    reporter->problem_finished(result);
-    if (own_file) record_progress(paths, problem.slug, result.verdict);
-    all_accepted = all_accepted && result.verdict == Verdict::kAccepted;
+    request.sanitize = options.sanitize;
+  }
+
+  bool all_accepted = true;
+  auto finish_job = [&](Job& job) {
+    reporter->problem_finished(job.result);
+    if (job.own_file) record_progress(paths, job.problem->slug, job.result.verdict);
+    all_accepted = all_accepted && job.result.verdict == Verdict::kAccepted;
+  };
+  if (jobs.size() == 1) {
+    // One problem: report each case as it finishes.
+    Job& job = jobs.front();
+    reporter->begin_problem(*job.problem, job.request.display_name);
+    job.request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
+    job.request.on_progress = [&](const std::string& what) { reporter->progress(what); };
+    job.result = judge_solution(paths, *job.problem, job.request);
+    finish_job(job);
+  } else {
+    // Several: judge them on every core, report each whole problem in course
+    // order as soon as it and all before it are done.
+    std::mutex mutex;
+    std::size_t next_to_judge = 0, next_to_report = 0;
+    auto report_ready = [&] {
+      while (next_to_report < jobs.size() && jobs[next_to_report].done && !jobs[next_to_report].error) {
+        Job& job = jobs[next_to_report++];
+        reporter->begin_problem(*job.problem, job.request.display_name);
+        for (const TestResult& test : job.result.tests) reporter->case_finished(test);
+        finish_job(job);
+      }
+    };
+    auto worker = [&] {
+      for (;;) {
+        Job* job;
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (next_to_judge == jobs.size()) return;
+          job = &jobs[next_to_judge++];
+        }
+        ProblemResult result;
+        std::exception_ptr error;
+        try {
+          result = judge_solution(paths, *job->problem, job->request);
+        } catch (...) {
+          error = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        job->result = std::move(result);
+        job->error = error;
+        job->done = true;
+        report_ready();
+      }
+    };
+    std::size_t workers = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(worker);
+    for (std::thread& thread : threads) thread.join();
+    for (Job& job : jobs)
+      if (job.error) std::rethrow_exception(job.error);
   }
   reporter->finish(options.all || problems.size() > 1);
   return all_accepted ? 0 : 1;
