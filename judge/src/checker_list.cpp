@@ -8,10 +8,12 @@ const Checker& sampler_support_checker();  // checks/distribution.cpp
 const Checker& growth_checker();           // checks/growth.cpp
 const Checker& hypotheses_checker();       // checks/hypotheses.cpp
 const Checker& speculative_checker();      // checks/speculative.cpp
+const Checker& performance_checker();      // checks/performance.cpp
 
 std::vector<std::pair<std::string, const Checker*>> builtin_checkers() {
   return {
       {"values", &values_checker()},
+      {"performance", &performance_checker()},
       {"distribution", &distribution_checker()},
       {"sampler_support", &sampler_support_checker()},
       {"growth", &growth_checker()},

@@ -26,6 +26,10 @@ struct CheckContext {
   // Runs `op` on the reference solution and returns its value; throws
   // JudgeFault when the reference does not return one.
   std::function<nlohmann::json(const std::string& op, const nlohmann::json& args)> reference;
+  // Runs `op` on the reference afresh (never memoized) and returns the CPU
+  // milliseconds the call took inside its runner; for performance checks.
+  // May be empty where no timing is wanted (hints).
+  std::function<double(const std::string& op, const nlohmann::json& args)> reference_cpu_ms = {};
 };
 
 class Checker {

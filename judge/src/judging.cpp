@@ -14,6 +14,7 @@
 #include "reference_oracle.hpp"
 #include "result_cache.hpp"
 #include "runner_session.hpp"
+#include "sanitizer_report.hpp"
 #include "typed_values.hpp"
 
 namespace judge {
@@ -44,7 +45,8 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   auto reference_build = std::async(std::launch::async, [&] {
     return build_runner(paths, problem, reference_file, "reference solution");
   });
-  BuildOutcome learner = build_runner(paths, problem, request.solution_file, request.display_name);
+  BuildOutcome learner =
+      build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
   BuildOutcome reference = reference_build.get();
   if (!learner.ok) {
     outcome.verdict = Verdict::kCompileError;
@@ -66,7 +68,11 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   }
 
   ReferenceOracle oracle(problem, reference.binary);
-  RunnerSession session(learner.binary, runner_limits_for(problem));
+  RunnerLimits learner_limits = runner_limits_for(problem);
+  if (request.sanitize) learner_limits = sanitized_runner_limits(learner_limits, problem);
+  RunnerSession session(learner.binary, learner_limits);
+  CrashContext crash{learner.binary, fs::absolute(request.solution_file).lexically_normal().string(),
+                     request.display_name};
   int timeouts = 0;
   bool decided = false;
   for (const TestCase* listed : problem.cases()) {
@@ -81,8 +87,10 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
       result.message = fmt::format("not run: {} earlier cases exceeded their time limit", timeouts);
     } else {
       CheckContext context{problem, *test, session,
-                           [&](const std::string& op, const nlohmann::json& args) { return oracle.call(op, args); }};
+                           [&](const std::string& op, const nlohmann::json& args) { return oracle.call(op, args); },
+                           [&](const std::string& op, const nlohmann::json& args) { return oracle.cpu_ms(op, args); }};
       result = find_checker(test->check)->run(context);
+      explain_crash(crash, &result);
       if (result.verdict == Verdict::kTimeLimitExceeded) ++timeouts;
     }
     if (!decided && result.verdict != Verdict::kAccepted) {

@@ -42,4 +42,12 @@ nlohmann::json ReferenceOracle::call_timed(const std::string& op, const nlohmann
   return memo_[key] = result.value;
 }
 
+double ReferenceOracle::cpu_ms(const std::string& op, const nlohmann::json& args) {
+  CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));
+  if (result.outcome != CallResult::Outcome::kValue)
+    throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' while timing it: {}{}",
+                                 problem_.slug, op, result.detail, result.what)};
+  return result.cpu_ms;
+}
+
 }  // namespace judge

@@ -1,0 +1,86 @@
+// `performance`: the learner's op must be correct on a large input and take
+// at most `factor` times the reference's CPU time (plus `slack_ms`, so tiny
+// timings do not decide anything). Both are measured inside their runners
+// (CPU time of the call alone), interleaved learner/reference so machine
+// noise hits both, over `repetitions` calls each; medians are compared.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checks.hpp"
+#include "compare.hpp"
+
+namespace judge {
+namespace {
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+class PerformanceChecker : public Checker {
+ public:
+  bool validate(const TestCase& test, const Operation&, std::string* error) const override {
+    if (test.expect || test.expects_invalid_argument)
+      return *error = "a performance check takes neither 'expect' nor 'throws' (it compares with the reference)", false;
+    for (const auto& [key, value] : test.check_args.items()) {
+      bool ok = (key == "factor" && value.is_number() && value.get<double>() >= 1) ||
+                (key == "repetitions" && value.is_number_integer() && value.get<int>() >= 1 && value.get<int>() <= 25) ||
+                (key == "slack_ms" && value.is_number() && value.get<double>() >= 0);
+      if (!ok)
+        return *error = fmt::format("check_args.{}: expected factor (>= 1), repetitions (1 to 25) or slack_ms (>= 0)", key),
+               false;
+    }
+    if (!test.check_args.contains("factor")) return *error = "check_args.factor is required (e.g. 10)", false;
+    return true;
+  }
+
+  TestResult run(CheckContext& context) const override {
+    const TestCase& test = context.test;
+    TestResult result = start_result(test);
+    double factor = test.check_args["factor"].get<double>();
+    int repetitions = test.check_args.value("repetitions", 5);
+    double slack_ms = test.check_args.value("slack_ms", 2.0);
+    const Operation* op = context.problem.find_op(test.op);
+    nlohmann::json want = context.reference(test.op, test.input);
+    std::vector<double> learner_ms, reference_ms;
+    for (int i = 0; i < repetitions; ++i) {
+      CallResult call = context.learner.call(test.op, test.input, test.time_ms);
+      result.time_ms += call.wall_ms;
+      result.slowest_call_ms = std::max(result.slowest_call_ms, call.wall_ms);
+      if (result.output.empty()) result.output = call.output;
+      if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) return result;
+      if (i == 0) {
+        if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {
+          result.verdict = Verdict::kWrongAnswer;
+          result.failure_kind = "value";
+          result.returned = call.value;
+          result.message = *mismatch;
+          return result;
+        }
+      }
+      learner_ms.push_back(call.cpu_ms);
+      if (context.reference_cpu_ms) reference_ms.push_back(context.reference_cpu_ms(test.op, test.input));
+    }
+    if (reference_ms.empty()) return result;
+    double learner = median(learner_ms), reference = median(reference_ms);
+    double limit = factor * reference + slack_ms;
+    if (learner > limit) {
+      result.verdict = Verdict::kTimeLimitExceeded;
+      result.failure_kind = "slow";
+      result.message = fmt::format(
+          "too slow: your {} took {:.1f} ms, the reference {:.1f} ms (median CPU time of {} runs each); the limit is "
+          "{:g}x the reference plus {:g} ms = {:.1f} ms. Look for work that grows faster than the input.",
+          test.op, learner, reference, repetitions, factor, slack_ms, limit);
+    }
+    return result;
+  }
+};
+}  // namespace
+
+const Checker& performance_checker() {
+  static const PerformanceChecker checker;
+  return checker;
+}
+
+}  // namespace judge
