@@ -1,0 +1,30 @@
+// Wrong: maps query head h to key/value head h % n_kv_heads. For multi-head
+// attention (n_kv_heads == n_heads) and multi-query attention (n_kv_heads ==
+// 1) this is the same as h / group, so only grouped-query cases catch it.
+#pragma once
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <stdexcept>
+
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
+                                      const Eigen::VectorXd& k,
+                                      const Eigen::VectorXd& v, int n_heads) {
+  const int n_kv = cache.n_kv_heads, d = cache.head_dim;
+  if (n_heads <= 0 || n_heads % n_kv != 0) throw std::invalid_argument("head counts");
+  if (q.size() != n_heads * d || k.size() != n_kv * d || v.size() != n_kv * d)
+    throw std::invalid_argument("sizes");
+  if (cache.length >= cache.capacity) throw std::invalid_argument("cache full");
+  cache.keys.row(cache.length) = k.transpose();
+  cache.values.row(cache.length) = v.transpose();
+  ++cache.length;
+  const int n = cache.length;
+  Eigen::VectorXd out(n_heads * d);
+  for (int h = 0; h < n_heads; ++h) {
+    const int g = h % n_kv;  // the bug: should be h / (n_heads / n_kv)
+    Eigen::VectorXd s = cache.keys.block(0, g * d, n, d) * q.segment(h * d, d) / std::sqrt(double(d));
+    Eigen::ArrayXd w = (s.array() - s.maxCoeff()).exp();
+    out.segment(h * d, d) = cache.values.block(0, g * d, n, d).transpose() * w.matrix() / w.sum();
+  }
+  return out;
+}

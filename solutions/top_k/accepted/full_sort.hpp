@@ -1,0 +1,51 @@
+// Accepted top_k: the plain way. Sorts every token id by (logit desc, id
+// asc) with std::sort and an index comparator, O(n log n), and keeps the
+// first k; samples by inverse CDF in id order.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+inline std::vector<double> top_k_probs(const std::vector<double>& logits,
+                                       int k) {
+  if (logits.empty()) throw std::invalid_argument("logits is empty");
+  if (k < 1) throw std::invalid_argument("k must be at least 1");
+  const std::size_t n = logits.size();
+  std::vector<int> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
+    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+  });
+  const std::size_t kept = std::min(static_cast<std::size_t>(k), n);
+  const double max_logit = logits[ids[0]];
+  if (!std::isfinite(max_logit)) throw std::invalid_argument("no finite logit");
+  std::vector<double> probs(n, 0.0);
+  double sum = 0.0;
+  for (std::size_t r = 0; r < kept; ++r) {
+    sum += probs[ids[r]] = std::exp(logits[ids[r]] - max_logit);
+  }
+  for (std::size_t r = 0; r < kept; ++r) probs[ids[r]] /= sum;
+  return probs;
+}
+
+inline int top_k_sample(const std::vector<double>& logits, int k,
+                        std::uint64_t seed) {
+  const std::vector<double> probs = top_k_probs(logits, k);
+  std::mt19937_64 rng(seed);
+  const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  double cumulative = 0.0;
+  int last_positive = 0;
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    if (!(probs[i] > 0.0)) continue;
+    cumulative += probs[i];
+    last_positive = static_cast<int>(i);
+    if (u < cumulative) return last_positive;
+  }
+  return last_positive;
+}
