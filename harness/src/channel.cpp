@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 namespace judge_harness {
+void install_crash_trace();  // crash_trace.cpp
+
 namespace {
 bool read_all(int fd, char* data, std::size_t size) {
   while (size > 0) {
@@ -66,6 +68,7 @@ bool claim_channel() {
     std::_Exit(97);
   }
   channel_nonce() = greeting;
+  install_crash_trace();  // before the learner's static initializers run
   return true;
 }
 

@@ -17,11 +17,17 @@ struct BuildOutcome {
   double seconds = 0;
 };
 
+struct BuildOptions {
+  // AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g
+  // -fno-omit-frame-pointer instead of -O2 -g1); see sanitizer_report.hpp.
+  bool sanitize = false;
+};
+
 // Builds (or finds in the cache) the runner for `solution_file`.
 // `display_name` is how messages name the file. The compiler is $CXX, else
 // c++. Throws JudgeFault when the compiler cannot be run at all.
 BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
-                          const std::string& display_name);
+                          const std::string& display_name, const BuildOptions& options = {});
 
 // The compiler command the judge uses, for `judge doctor`-style reports.
 std::string compiler_command();

@@ -32,6 +32,17 @@ Problem load_by_slug(const Paths& paths, const std::string& slug) {
   return load_problem(dir);
 }
 
+std::unique_ptr<Reporter> make_reporter(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson: return make_json_reporter(stdout);
+    case OutputFormat::kJunit: return make_junit_reporter(stdout);
+    case OutputFormat::kExercism: return make_exercism_reporter(stdout);
+    case OutputFormat::kGradescope: return make_gradescope_reporter(stdout);
+    case OutputFormat::kText: break;
+  }
+  return make_text_reporter(stdout, wants_colour(stdout), wants_live_progress(stdout));
+}
+
 void print_case(const TestCase& test, const Operation& op) {
   fmt::print("  {}:\n", test.name);
   for (const auto& [name, type] : op.inputs)
@@ -42,6 +53,14 @@ void print_case(const TestCase& test, const Operation& op) {
   if (!test.note.empty()) fmt::print("    ({})\n", test.note);
 }
 }  // namespace
+
+OutputFormat output_format_from_name(const std::string& name) {
+  if (name == "json") return OutputFormat::kJson;
+  if (name == "junit") return OutputFormat::kJunit;
+  if (name == "exercism") return OutputFormat::kExercism;
+  if (name == "gradescope") return OutputFormat::kGradescope;
+  return OutputFormat::kText;
+}
 
 int command_list(const Paths& paths, OutputFormat format) {
   std::vector<Problem> problems = load_all_problems(paths.problems_dir);
@@ -156,8 +175,7 @@ int command_run(const Paths& paths, const RunOptions& options) {
   if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
     throw JudgeFault{fmt::format("--solution: no such file '{}'", options.solution_file)};
 
-  std::unique_ptr<Reporter> reporter = options.format == OutputFormat::kJson ? make_json_reporter(stdout)
-                                                                              : make_text_reporter(stdout, wants_colour(stdout));
+  std::unique_ptr<Reporter> reporter = make_reporter(options.format);
   struct Job {
     const Problem* problem = nullptr;
     JudgeRequest request;

@@ -10,7 +10,9 @@
 
 namespace judge {
 
-enum class OutputFormat { kText, kJson };
+enum class OutputFormat { kText, kJson, kJunit, kExercism, kGradescope };
+// "text", "json", "junit", "exercism", "gradescope"; kText for anything else.
+OutputFormat output_format_from_name(const std::string& name);
 
 int command_list(const Paths& paths, OutputFormat format);
 int command_show(const Paths& paths, const std::string& slug);
@@ -32,6 +34,7 @@ struct RunOptions {
   std::string solution_file;       // --solution
   bool reference = false;          // --reference
   bool no_cache = false;           // --no-cache: judge even an unchanged solution again
+  bool sanitize = false;           // --sanitize: ASan + UBSan build of the learner's runner
   OutputFormat format = OutputFormat::kText;
 };
 int command_run(const Paths& paths, const RunOptions& options);

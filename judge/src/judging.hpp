@@ -20,6 +20,9 @@ struct JudgeRequest {
   bool hints = true;
   // Answer an unchanged solution from the result cache (result_cache.hpp).
   bool use_result_cache = true;
+  // Build the learner's runner with AddressSanitizer and UBSan (no RLIMIT_AS,
+  // longer time limits; see sanitizer_report.hpp).
+  bool sanitize = false;
 };
 
 // The reference solution of `problem`.

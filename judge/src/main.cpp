@@ -5,8 +5,12 @@
 #include <fmt/format.h>
 
 #include "checks.hpp"
+#include "cli_completion_model.hpp"
 #include "commands.hpp"
+#include "completion.hpp"
+#include "grade.hpp"
 #include "paths.hpp"
+#include "watch.hpp"
 
 int main(int argc, char** argv) {
   using namespace judge;
@@ -16,8 +20,8 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "all commands' options");
 
   std::string format_name = "text";
-  auto add_format = [&](CLI::App* command) {
-    command->add_option("--format", format_name, "output format")->check(CLI::IsMember({"text", "json"}));
+  auto add_format = [&](CLI::App* command, std::vector<std::string> formats = {"text", "json"}) {
+    command->add_option("--format", format_name, "output format")->check(CLI::IsMember(formats));
   };
 
   CLI::App* list = app.add_subcommand("list", "the problems in course order, with your status of each");
@@ -46,7 +50,28 @@ int main(int argc, char** argv) {
   run->add_option("--solution", run_options.solution_file, "judge FILE instead of your workspace file");
   run->add_flag("--reference", run_options.reference, "judge the reference solution");
   run->add_flag("--no-cache", run_options.no_cache, "judge again even if nothing changed since the last run");
-  add_format(run);
+  run->add_flag("--sanitize", run_options.sanitize,
+                "build your runner with AddressSanitizer and UBSan (slower; memory limit not enforced as usual)");
+  add_format(run, {"text", "json", "junit", "exercism", "gradescope"});
+
+  GradeOptions grade_options;
+  CLI::App* grade = app.add_subcommand("grade", "judge every solution file in DIR, in parallel, resumably; CSV and JSON summary");
+  grade->add_option("PROBLEM", grade_options.slug, "problem slug")->required();
+  grade->add_option("DIR", grade_options.dir, "a folder of submissions (*.hpp, *.h, *.cpp, ...)")->required();
+  grade->add_option("--jobs", grade_options.jobs, "judgings at once (default: one per core)");
+  grade->add_option("--out", grade_options.report_dir, "where results and summaries go (default: DIR/.judge-grade)");
+  grade->add_flag("--sanitize", grade_options.sanitize, "judge every submission under AddressSanitizer and UBSan");
+
+  WatchOptions watch_options;
+  CLI::App* watch = app.add_subcommand("watch", "judge your solution again on every save (Ctrl-C to stop)");
+  watch->add_option("PROBLEM", watch_options.slug, "problem slug")->required();
+  watch->add_option("--solution", watch_options.solution_file, "watch FILE instead of your workspace file");
+  watch->add_flag("--sanitize", watch_options.sanitize, "build your runner with AddressSanitizer and UBSan");
+
+  std::string shell;
+  CLI::App* completion = app.add_subcommand("completion", "print a shell completion script (see README)");
+  completion->add_option("SHELL", shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
+  CLI::App* slugs = app.add_subcommand("__slugs", "the problem slugs, one a line (for completion)")->group("");
 
   try {
     app.parse(argc, argv);
@@ -58,10 +83,17 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "judge: {} (see judge --help)\n", e.what());
     return 2;
   }
-  OutputFormat format = format_name == "json" ? OutputFormat::kJson : OutputFormat::kText;
+  OutputFormat format = output_format_from_name(format_name);
   try {
     Paths paths = Paths::discover();
     if (*list) return command_list(paths, format);
+    if (*grade) return command_grade(paths, grade_options);
+    if (*watch) return command_watch(paths, watch_options);
+    if (*completion) return fmt::print("{}", completion_script(shell, "judge", completion_model(app))), 0;
+    if (*slugs) {
+      for (const std::string& name : problem_slugs(paths.problems_dir)) fmt::print("{}\n", name);
+      return 0;
+    }
     if (*show) return command_show(paths, slug);
     if (*start) return command_start(paths, slug);
     if (*doctor) return command_doctor(format);

@@ -41,19 +41,23 @@ std::string indent(const std::string& text, const std::string& prefix, std::size
 
 class TextReporter : public Reporter {
  public:
-  TextReporter(std::FILE* out, bool colour) : out_(out), colour_(colour) {}
+  TextReporter(std::FILE* out, bool colour, bool live) : out_(out), colour_(colour), live_(live) {}
 
   void begin_problem(const Problem& problem, const std::string& solution_display) override {
     fmt::print(out_, "{} {}: {}\n", paint("1", "judging"), problem.slug, solution_display);
+    cases_total_ = problem.cases().size();
+    cases_done_ = 0;
     std::fflush(out_);
   }
 
   void progress(const std::string& what) override {
+    if (live_) return show_live(fmt::format("  {}...", what));
     fmt::print(out_, "  {}...\n", what);
     std::fflush(out_);
   }
 
   void case_finished(const TestResult& test) override {
+    clear_live();
     bool ok = test.verdict == Verdict::kAccepted;
     std::string mark = ok ? paint("32", "pass") : paint("31", "FAIL");
     fmt::print(out_, "  {}  {:<6} {:<40} {:>9.1f} ms{}\n", mark, test.hidden ? "hidden" : "sample", test.name,
@@ -66,10 +70,12 @@ class TextReporter : public Reporter {
     if (!ok && !test.output.empty()) {
       fmt::print(out_, "        your code printed:\n{}", indent(test.output, "        | ", kPrintedLinesShown));
     }
+    if (++cases_done_ < cases_total_) show_live(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
     std::fflush(out_);
   }
 
   void problem_finished(const ProblemResult& result) override {
+    clear_live();
     if (result.verdict == Verdict::kCompileError) {
       fmt::print(out_, "{}\n", indent(result.message, "  ", 60));
     }
@@ -96,8 +102,22 @@ class TextReporter : public Reporter {
   std::string paint(const char* code, const std::string& text) const {
     return colour_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
   }
+  // On a terminal: a line that the next output overwrites ("case 12/39...").
+  void show_live(const std::string& text) {
+    if (!live_) return;
+    fmt::print(out_, "\r\033[K{}", text);
+    live_shown_ = true;
+    std::fflush(out_);
+  }
+  void clear_live() {
+    if (live_shown_) fmt::print(out_, "\r\033[K");
+    live_shown_ = false;
+  }
   std::FILE* out_;
   bool colour_;
+  bool live_;
+  bool live_shown_ = false;
+  std::size_t cases_total_ = 0, cases_done_ = 0;
   std::vector<std::string> summary_;
 };
 
@@ -120,14 +140,19 @@ class JsonReporter : public Reporter {
 };
 }  // namespace
 
-std::unique_ptr<Reporter> make_text_reporter(std::FILE* out, bool colour) {
-  return std::make_unique<TextReporter>(out, colour);
+std::unique_ptr<Reporter> make_text_reporter(std::FILE* out, bool colour, bool live) {
+  return std::make_unique<TextReporter>(out, colour, live);
 }
 
 std::unique_ptr<Reporter> make_json_reporter(std::FILE* out) { return std::make_unique<JsonReporter>(out); }
 
 std::string result_json(const ProblemResult& result) {
   return to_json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool wants_live_progress(std::FILE* stream) {
+  const char* term = std::getenv("TERM");
+  return isatty(fileno(stream)) && !(term && std::string(term) == "dumb");
 }
 
 bool wants_colour(std::FILE* stream) {

@@ -74,6 +74,7 @@ bool RunnerSession::start(std::string* error) {
   SpawnSpec spec;
   spec.argv = {binary_};
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + scratch_dir_, "TMPDIR=" + scratch_dir_};
+  spec.env.insert(spec.env.end(), limits_.extra_env.begin(), limits_.extra_env.end());
   spec.working_dir = scratch_dir_;
   spec.channel_fd = sockets[1];
   spec.address_space_bytes = limits_.memory_bytes;
@@ -93,6 +94,9 @@ bool RunnerSession::start(std::string* error) {
   // The greeting fits in the socket buffer, so this write cannot block.
   std::string greeting = frame(nonce_);
   if (send(channel_, greeting.data(), greeting.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(greeting.size())) {
+    // Already dead (it crashed or exited before reading a byte): that is the
+    // learner's runner failing, which the first call reports with its status.
+    if (errno == EPIPE || errno == ECONNRESET) return true;
     *error = fmt::format("send: {}", std::strerror(errno));
     kill_runner();
     return false;
@@ -141,6 +145,7 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
   std::string incoming;
   CapturedOutput printed(16 * 1024);
   auto start = Clock::now();
+  time_limit_ms = static_cast<int>(time_limit_ms * limits_.time_scale);
   auto deadline = start + std::chrono::milliseconds(time_limit_ms);
   bool channel_closed = false;
   bool stdout_open = true, stderr_open = true;  // the learner may close them

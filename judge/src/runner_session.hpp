@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "process.hpp"
 
@@ -16,6 +17,10 @@ struct RunnerLimits {
   int cpu_seconds = 60;                     // for the whole session, a backstop
   std::uint64_t file_size_bytes = 16ull << 20;
   int grace_ms = 100;                       // SIGTERM, then SIGKILL after this
+  // Added to the runner's clean environment ("NAME=value"): sanitizer options.
+  std::vector<std::string> extra_env;
+  // Multiplies every call's time limit: sanitized runners are slower.
+  double time_scale = 1.0;
 };
 
 struct CallResult {

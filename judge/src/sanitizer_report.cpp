@@ -1,0 +1,295 @@
+// Reading sanitizer reports, failed library checks and crash traces.
+#include "sanitizer_report.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+#include "process.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+constexpr const char* kTraceMarker = "judge-crash-trace:";
+// The sanitized runner's time limits and CPU backstop are this many times
+// the problem's: -O1 with ASan and UBSan runs 2 to 7 times slower.
+constexpr double kSanitizedTimeScale = 5.0;
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
+  std::error_code error_a, error_b;
+  fs::path canonical_a = fs::weakly_canonical(a, error_a), canonical_b = fs::weakly_canonical(b, error_b);
+  return !error_a && !error_b && canonical_a == canonical_b;
+}
+
+// A frame of a sanitizer stack: "#3 0x55d0c1e0 in f(int) (/path/runner+0x1c3b)",
+// or symbolized: "#3 0x55d0c1e0 in f(int) /path/file.hpp:23:5".
+struct StackFrame {
+  std::string module;       // with an offset
+  std::uint64_t offset = 0;
+  SourceFrame source;       // when the sanitizer symbolized it
+};
+
+std::optional<StackFrame> parse_stack_frame(const std::string& line) {
+  static const std::regex kFrame(R"(^\s*#\d+ 0x[0-9a-fA-F]+ (.*)$)");
+  static const std::regex kModule(R"(\(([^()]+)\+0x([0-9a-fA-F]+)\)\s*$)");
+  static const std::regex kSource(R"(^in (.*) (\S+):(\d+)(?::\d+)?\s*$)");
+  std::smatch match;
+  if (!std::regex_match(line, match, kFrame)) return std::nullopt;
+  std::string body = match[1];
+  StackFrame frame;
+  if (std::regex_search(body, match, kModule)) {
+    frame.module = match[1];
+    frame.offset = std::stoull(match[2], nullptr, 16);
+  } else if (std::regex_match(body, match, kSource)) {
+    frame.source = {match[1], match[2], std::stoi(match[3])};
+  }
+  return frame;
+}
+
+// "std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type) [with ...]"
+// gives "std::vector::operator[]".
+std::string library_function(const std::string& signature) {
+  std::string head = signature.substr(0, signature.find(" [with "));
+  static const std::regex kMember(R"((std::(?:__cxx11::|__debug::)?\w+)(?:<[^()]*>)?::(operator\[\]|operator\*|operator->|~?\w+)\s*\()");
+  std::string found;
+  for (std::sregex_iterator it(head.begin(), head.end(), kMember), end; it != end; ++it)
+    found = std::regex_replace((*it)[1].str(), std::regex("__cxx11::|__debug::"), "") + "::" + (*it)[2].str();
+  return found;
+}
+
+std::string describe_library_check(const std::string& signature, const std::string& condition) {
+  std::string function = library_function(signature);
+  if (function.empty()) function = "the standard library";
+  if (condition.find("__n < this->size()") != std::string::npos || condition.find("__n < size()") != std::string::npos)
+    return fmt::format("out-of-range index in {} (a _GLIBCXX_ASSERTIONS check)", function);
+  if (condition.find("empty()") != std::string::npos)
+    return fmt::format("{} on an empty container (a _GLIBCXX_ASSERTIONS check)", function);
+  return fmt::format("a _GLIBCXX_ASSERTIONS check failed in {}: '{}'", function, condition);
+}
+
+// Trims a sanitizer's headline to what a learner needs.
+std::string asan_headline(const std::string& tool, std::string text) {
+  std::size_t cut = text.find(" (pc ");
+  if (cut == std::string::npos) cut = text.find(" at pc ");
+  text = text.substr(0, cut);
+  if (text.rfind("SEGV", 0) != 0) text = text.substr(0, text.find(" on address "));
+  return tool + ": " + text;
+}
+}  // namespace
+
+RunnerLimits sanitized_runner_limits(RunnerLimits limits, const Problem& problem) {
+  limits.memory_bytes = 0;  // ASan maps ~20 TB of shadow address space
+  limits.time_scale = kSanitizedTimeScale;
+  limits.cpu_seconds = static_cast<int>(limits.cpu_seconds * kSanitizedTimeScale);
+  // In place of RLIMIT_AS: a single allocation over the limit fails
+  // (std::bad_alloc, memory_limit_exceeded), and resident memory, ASan's own
+  // included, is capped with room for the shadow and the quarantine.
+  long memory_mb = problem.memory_mb;
+  std::string asan = fmt::format(
+      "ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:handle_abort=1:detect_leaks=0:symbolize=0:"
+      "allocator_may_return_null=1:malloc_limit_mb={}:hard_rss_limit_mb={}:quarantine_size_mb=64:"
+      "detect_stack_use_after_return=0:print_summary=0",
+      memory_mb, memory_mb * 3 / 2 + 256);
+  limits.extra_env = {asan, "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:symbolize=0",
+                      "JUDGE_NO_CRASH_TRACE=1"};
+  return limits;
+}
+
+std::vector<std::vector<SourceFrame>> addr2line_symbolizer(const std::string& binary,
+                                                           const std::vector<std::uint64_t>& addresses) {
+  std::vector<std::vector<SourceFrame>> chains(addresses.size());
+  if (addresses.empty()) return chains;
+  SpawnSpec spec;
+  spec.argv = {"addr2line", "-e", binary, "-f", "-C", "-i", "-a"};
+  for (std::uint64_t address : addresses) spec.argv.push_back(fmt::format("0x{:x}", address));
+  spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
+  CommandResult result = run_command(spec, 10000);
+  if (!result.started || !result.status.exited || result.status.code != 0) return chains;
+  // "0x...." starts an address; then function and file:line pairs, innermost first.
+  std::vector<std::string> lines = split_lines(result.output);
+  int index = -1;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("0x", 0) == 0) {
+      ++index;
+      continue;
+    }
+    if (index < 0 || index >= static_cast<int>(chains.size()) || i + 1 >= lines.size()) continue;
+    SourceFrame frame;
+    frame.function = lines[i];
+    const std::string& place = lines[++i];
+    std::size_t colon = place.rfind(':');
+    frame.file = place.substr(0, colon);
+    if (colon != std::string::npos) {
+      std::string number = place.substr(colon + 1, place.find_first_not_of("0123456789", colon + 1) - colon - 1);
+      frame.line = number.empty() ? 0 : std::stoi(number);
+    }
+    chains[static_cast<std::size_t>(index)].push_back(frame);
+  }
+  return chains;
+}
+
+std::optional<CrashReport> read_crash_report(const std::string& output, const CrashContext& context,
+                                             const Symbolizer& symbolize) {
+  static const std::regex kSanitizerError(R"(^==\d+==ERROR: (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer): (.*)$)");
+  static const std::regex kRssLimit(R"(^==\d+==(AddressSanitizer): hard rss limit exhausted \((\d+)Mb vs (\d+)Mb\))");
+  static const std::regex kUndefined(R"(^(.*?):(\d+):(\d+): runtime error: (.*)$)");
+  static const std::regex kAccess(R"(^(READ|WRITE) of size (\d+) at )");
+  static const std::regex kLibraryCheck(R"(^(\S+):(\d+): (.*): Assertion '(.*)' failed\.\s*$)");
+  static const std::regex kTerminate(R"(^terminate called after throwing an instance of '(.*)'$)");
+  static const std::regex kWhat(R"(^\s+what\(\):\s+(.*)$)");
+
+  std::vector<std::string> lines = split_lines(output);
+  CrashReport report;
+  bool found = false;
+  std::string what_from_sanitizer, what_from_check, what_from_terminate;
+  std::optional<SourceFrame> undefined_at;  // UBSan's own location
+  std::vector<StackFrame> frames;           // the first sanitizer stack
+  std::vector<std::uint64_t> trace;         // the harness's crash trace
+  bool in_stack = false, stack_done = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    std::smatch match;
+    if (std::regex_match(line, match, kSanitizerError) && what_from_sanitizer.empty()) {
+      what_from_sanitizer = asan_headline(match[1], match[2]);
+      if (i + 1 < lines.size() && std::regex_search(lines[i + 1], match, kAccess))
+        what_from_sanitizer += fmt::format(" ({} of size {})", match[1].str(), match[2].str());
+      in_stack = !stack_done;
+    } else if (std::regex_search(line, match, kRssLimit)) {
+      report.memory_limit = true;
+      what_from_sanitizer = fmt::format("{}: resident memory {} MiB over the limit of {} MiB", match[1].str(),
+                                        match[2].str(), match[3].str());
+    } else if (std::regex_match(line, match, kUndefined) && what_from_sanitizer.empty()) {
+      what_from_sanitizer = "UndefinedBehaviorSanitizer: " + match[4].str();
+      undefined_at = SourceFrame{"", match[1], std::stoi(match[2])};
+      in_stack = !stack_done;
+    } else if (std::regex_match(line, match, kLibraryCheck) && what_from_check.empty()) {
+      what_from_check = describe_library_check(match[3], match[4]);
+    } else if (std::regex_match(line, match, kTerminate) && what_from_terminate.empty()) {
+      what_from_terminate = fmt::format("std::terminate: uncaught {}", match[1].str());
+      if (i + 1 < lines.size() && std::regex_match(lines[i + 1], match, kWhat))
+        what_from_terminate += ": " + match[1].str();
+      what_from_terminate += " (thrown out of a noexcept function or a destructor?)";
+    } else if (line.rfind(kTraceMarker, 0) == 0 && trace.empty()) {
+      std::istringstream addresses(line.substr(std::string(kTraceMarker).size()));
+      std::string word;
+      while (addresses >> word) {
+        // pc= is the faulting instruction; the rest are return addresses,
+        // whose call is the instruction just before.
+        bool exact = word.rfind("pc=", 0) == 0;
+        std::uint64_t address = std::strtoull(word.c_str() + (exact ? 3 : 0), nullptr, 16);
+        if (address > 0) trace.push_back(exact ? address : address - 1);
+      }
+      found = true;
+    } else if (in_stack) {
+      if (auto frame = parse_stack_frame(line)) {
+        frames.push_back(*frame);
+      } else if (!frames.empty()) {
+        in_stack = false;
+        stack_done = true;
+      }
+    }
+  }
+  report.what = !what_from_check.empty() && (what_from_sanitizer.empty() || what_from_sanitizer.find("ABRT") != std::string::npos)
+                    ? what_from_check
+                    : !what_from_sanitizer.empty() ? what_from_sanitizer : what_from_terminate;
+  found = found || !report.what.empty();
+  if (!found) return std::nullopt;
+
+  // Where: the innermost frame in the learner's file, sanitizer stack first.
+  auto take = [&](const SourceFrame& frame) {
+    if (!report.where.empty() || frame.line <= 0 || !same_file(frame.file, context.solution_path)) return;
+    report.where = fmt::format("{}:{}", context.solution_display, frame.line);
+    report.function = frame.function;
+  };
+  if (undefined_at) take(*undefined_at);
+  std::vector<std::uint64_t> addresses;
+  std::vector<int> frame_address(frames.size(), -1);
+  std::string binary_name = fs::path(context.binary).filename().string();
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].module.empty()) continue;
+    if (!same_file(frames[i].module, context.binary) && fs::path(frames[i].module).filename() != binary_name) continue;
+    frame_address[i] = static_cast<int>(addresses.size());
+    addresses.push_back(frames[i].offset);
+  }
+  std::size_t trace_start = addresses.size();
+  addresses.insert(addresses.end(), trace.begin(), trace.end());
+  std::vector<std::vector<SourceFrame>> chains;
+  if (!addresses.empty()) chains = symbolize(context.binary, addresses);
+  chains.resize(addresses.size());
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (frame_address[i] >= 0)
+      for (const SourceFrame& source : chains[static_cast<std::size_t>(frame_address[i])]) take(source);
+    else
+      take(frames[i].source);
+  }
+  for (std::size_t i = trace_start; i < chains.size(); ++i)
+    for (const SourceFrame& source : chains[i]) take(source);
+  return report;
+}
+
+std::string without_crash_trace(const std::string& output) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    std::size_t next = end == std::string::npos ? output.size() : end + 1;
+    if (output.compare(start, std::string(kTraceMarker).size(), kTraceMarker) != 0) out.append(output, start, next - start);
+    start = next;
+  }
+  // The trace starts with a newline of its own.
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  return out == "\n" ? "" : out;
+}
+
+void explain_crash(const CrashContext& context, TestResult* result) {
+  bool died = result->failure_kind == "died" || result->failure_kind.rfind("signal:", 0) == 0;
+  if (!died || result->output.empty()) return;
+  // A runner that crashes in one case usually crashes in many at the same
+  // addresses: addr2line (a quarter second on a cold binary) runs once per set.
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::vector<SourceFrame>>> known;
+  auto memoized = [](const std::string& binary, const std::vector<std::uint64_t>& addresses) {
+    std::string key = binary;
+    for (std::uint64_t address : addresses) key += fmt::format(" {:x}", address);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (auto found = known.find(key); found != known.end()) return found->second;
+    }
+    std::vector<std::vector<SourceFrame>> chains = addr2line_symbolizer(binary, addresses);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (known.size() > 256) known.clear();  // bounded for a long `grade`
+    return known[key] = chains;
+  };
+  std::optional<CrashReport> report = read_crash_report(result->output, context, memoized);
+  result->output = without_crash_trace(result->output);
+  if (!report) return;
+  std::string place = report->where.empty() ? "" : " at " + report->where;
+  if (report->memory_limit) {
+    result->verdict = Verdict::kMemoryLimitExceeded;
+    result->message = report->what + " (under --sanitize, resident memory is limited instead of address space)";
+  } else if (!report->what.empty()) {
+    result->verdict = Verdict::kRuntimeError;
+    result->message = report->what + place;
+  } else {
+    result->message += place;  // only a crash trace: keep "killed by SIGSEGV ..." and add the line
+  }
+}
+
+}  // namespace judge

@@ -1,0 +1,172 @@
+// The judge's command line as scripts see it (spec/cli.md): exit statuses
+// 0/1/2, `--format json` as exactly one object on stdout, one-line reasons on
+// stderr, and learner prints that never reach stdout.
+#include <gtest/gtest.h>
+#include <poll.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+extern char** environ;
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+
+struct JudgeRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the judge binary with `args` from the repository root, in the test's
+// environment minus the variables that would point it elsewhere.
+JudgeRun run_judge(const std::vector<std::string>& args) {
+  SpawnSpec spec;
+  spec.argv = {JUDGE_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  for (char** entry = environ; *entry; ++entry) {
+    std::string variable = *entry;
+    if (variable.rfind("JUDGE_ROOT=", 0) == 0 || variable.rfind("JUDGE_WORKSPACE=", 0) == 0) continue;
+    spec.env.push_back(variable);
+  }
+  spec.working_dir = JUDGE_SOURCE_DIR;
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  JudgeRun run;
+  if (!child) {
+    run.err = error;
+    return run;
+  }
+  CapturedOutput out(16 << 20), err(16 << 20);
+  while (!child->poll_exited()) {
+    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    poll(fds, 2, 50);
+    child->drain(&out, &err);
+  }
+  child->drain(&out, &err);
+  ExitStatus status = child->wait();
+  run.status = status.exited ? status.code : 128 + status.signal;
+  run.out = out.head;
+  run.err = err.head;
+  return run;
+}
+
+std::string fixture(const std::string& name) {
+  return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();
+}
+
+// Checks the shape cli.md promises and returns the parsed object.
+nlohmann::json parse_single_object(const std::string& out) {
+  nlohmann::json result;
+  try {
+    result = nlohmann::json::parse(out);  // throws on anything after the object
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << "stdout is not one JSON value: " << e.what() << "\n" << out.substr(0, 2000);
+    return nullptr;
+  }
+  EXPECT_TRUE(result.is_object());
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << "one line of JSON";
+  EXPECT_TRUE(result.contains("problem") && result["problem"].is_string());
+  EXPECT_TRUE(result.contains("verdict") && result["verdict"].is_string());
+  EXPECT_TRUE(result.contains("tests") && result["tests"].is_array());
+  for (const auto& test : result.value("tests", nlohmann::json::array())) {
+    // cli.md's five keys, with their types; more may be added.
+    EXPECT_TRUE(test.contains("name") && test["name"].is_string()) << test.dump();
+    EXPECT_TRUE(test.contains("hidden") && test["hidden"].is_boolean()) << test.dump();
+    EXPECT_TRUE(test.contains("verdict") && test["verdict"].is_string()) << test.dump();
+    EXPECT_TRUE(test.contains("time_ms") && test["time_ms"].is_number()) << test.dump();
+    EXPECT_TRUE(test.contains("message") && test["message"].is_string()) << test.dump();
+  }
+  return result;
+}
+
+TEST(Cli, ReferenceExitsZeroWithOneJsonObject) {
+  JudgeRun run = run_judge({"run", "temperature", "--reference", "--format", "json"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  nlohmann::json result = parse_single_object(run.out);
+  EXPECT_EQ(result.value("problem", ""), "temperature");
+  EXPECT_EQ(result.value("verdict", ""), "accepted");
+  ASSERT_FALSE(result["tests"].empty());
+  EXPECT_EQ(result["tests"][0]["name"], "example_t1");
+  EXPECT_EQ(result["tests"][0]["hidden"], false);
+  EXPECT_EQ(result["tests"].back()["hidden"], true);
+  for (const auto& test : result["tests"]) {
+    EXPECT_EQ(test["verdict"], "accepted");
+    EXPECT_EQ(test["message"], "");
+  }
+}
+
+TEST(Cli, WrongSolutionExitsOneAndNamesTheFailure) {
+  JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp",
+                       "--format", "json"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  nlohmann::json result = parse_single_object(run.out);
+  EXPECT_EQ(result.value("verdict", ""), "wrong_answer");
+  bool named = false;
+  for (const auto& test : result["tests"])
+    named = named || (test["verdict"] == "wrong_answer" &&
+                      test["message"].get<std::string>().find("expected std::invalid_argument") != std::string::npos);
+  EXPECT_TRUE(named) << run.out;
+}
+
+TEST(Cli, TextOutputEndsWithTheVerdict) {
+  JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NE(run.out.find("temperature: wrong_answer ("), std::string::npos) << run.out;
+}
+
+TEST(Cli, LearnerPrintsNeverReachStdoutInJson) {
+  for (const auto& [name, verdict, status] : {std::tuple{"prints_fake_verdicts.hpp", "accepted", 0},
+                                              std::tuple{"prints_fake_verdicts_wrong.hpp", "wrong_answer", 1}}) {
+    JudgeRun run = run_judge({"run", "temperature", "--solution", fixture(name), "--format", "json"});
+    EXPECT_EQ(run.status, status) << name << ": " << run.err;
+    EXPECT_EQ(run.out.find("FAKE-VERDICT"), std::string::npos) << name << ":\n" << run.out.substr(0, 2000);
+    EXPECT_EQ(run.err.find("FAKE-VERDICT"), std::string::npos) << name << ":\n" << run.err.substr(0, 2000);
+    nlohmann::json result = parse_single_object(run.out);
+    EXPECT_EQ(result.value("verdict", ""), verdict) << name;
+  }
+}
+
+struct UsageCase {
+  const char* protects;
+  std::vector<std::string> args;
+  std::string stderr_prefix;  // the whole line when `exact`
+  bool exact;
+};
+
+TEST(Cli, JudgeFailuresExitTwoWithOneLineOnStderr) {
+  const UsageCase cases[] = {
+      {"an unknown problem", {"run", "nope"}, "judge: unknown problem 'nope'; the problems are: ", false},
+      {"an unknown problem for show", {"show", "nope"}, "judge: unknown problem 'nope'; the problems are: ", false},
+      {"--solution of a missing file", {"run", "temperature", "--solution", "/nonexistent/x.hpp"},
+       "judge: --solution: no such file '/nonexistent/x.hpp'\n", true},
+      {"both PROBLEM and --all", {"run", "temperature", "--all"},
+       "judge: run: give either PROBLEM or --all, not both\n", true},
+      {"neither PROBLEM nor --all", {"run"}, "judge: run: missing PROBLEM (or --all)\n", true},
+      {"--reference with --solution", {"run", "temperature", "--reference", "--solution", "x.hpp"},
+       "judge: run: --reference and --solution exclude each other\n", true},
+      {"a bad --format", {"run", "temperature", "--format", "xml"}, "judge: ", false},
+      {"an unknown option", {"run", "temperature", "--frobnicate"}, "judge: ", false},
+      {"an unknown command", {"frobnicate"}, "judge: ", false},
+      {"no command", {}, "judge: ", false},
+  };
+  for (const UsageCase& c : cases) {
+    JudgeRun run = run_judge(c.args);
+    EXPECT_EQ(run.status, 2) << c.protects << ": " << run.err;
+    EXPECT_EQ(run.out, "") << c.protects;
+    if (c.exact)
+      EXPECT_EQ(run.err, c.stderr_prefix) << c.protects;
+    else
+      EXPECT_EQ(run.err.rfind(c.stderr_prefix, 0), 0u) << c.protects << ": " << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << c.protects << ": one line, got:\n" << run.err;
+    EXPECT_TRUE(!run.err.empty() && run.err.back() == '\n') << c.protects;
+  }
+}
+
+}  // namespace
+}  // namespace judge

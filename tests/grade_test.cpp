@@ -1,0 +1,145 @@
+// judge grade: a folder with a correct, a wrong, a hanging and a
+// non-compiling submission is graded in parallel, every one gets its row,
+// a rerun skips what is unchanged and judges again what changed; a
+// submission the judge cannot handle is an "error" row, not a stop.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "grade.hpp"
+#include "run_judge.hpp"
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+using testing::JudgeRun;
+using testing::run_judge;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class GradeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("judge-grade-test-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void add(const std::string& name, const std::string& source) {
+    fs::copy_file(fs::path(JUDGE_SOURCE_DIR) / source, dir_ / name, fs::copy_options::overwrite_existing);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(GradeTest, GradesEverySubmissionResumesAndJudgesAChangedFileAgain) {
+  add("alice.hpp", "solutions/temperature/reference.hpp");
+  add("bob.hpp", "solutions/temperature/wrong/no_validation.hpp");
+  add("carol.hpp", "tests/fixtures/temperature/infinite_loop.hpp");
+  add("dave.cpp", "tests/fixtures/temperature/compile_error.hpp");
+  std::ofstream(dir_ / "notes.txt") << "not a submission\n";
+
+  JudgeRun first = run_judge({"grade", "temperature", dir_.string(), "--jobs", "2"});
+  ASSERT_EQ(first.status, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("grading 4 submission(s) of temperature"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("carol.hpp: time_limit_exceeded"), std::string::npos) << first.out;
+
+  nlohmann::json summary = nlohmann::json::parse(read_file(dir_ / ".judge-grade" / "summary.json"));
+  EXPECT_EQ(summary["problem"], "temperature");
+  ASSERT_EQ(summary["submissions"].size(), 4u);
+  const auto& rows = summary["submissions"];
+  EXPECT_EQ(rows[0]["submission"], "alice.hpp");
+  EXPECT_EQ(rows[0]["verdict"], "accepted");
+  EXPECT_EQ(rows[0]["passed"], rows[0]["total"]);
+  EXPECT_EQ(rows[0]["first_failing_case"], "");
+  EXPECT_EQ(rows[1]["verdict"], "wrong_answer");
+  EXPECT_NE(rows[1]["message"].get<std::string>().find("expected std::invalid_argument"), std::string::npos);
+  EXPECT_EQ(rows[2]["submission"], "carol.hpp");
+  EXPECT_EQ(rows[2]["verdict"], "time_limit_exceeded");
+  EXPECT_EQ(rows[2]["passed"], 0);
+  EXPECT_EQ(rows[3]["submission"], "dave.cpp");
+  EXPECT_EQ(rows[3]["verdict"], "compile_error");
+  EXPECT_NE(rows[3]["message"].get<std::string>().find("dave.cpp:8:40: error:"), std::string::npos) << rows[3];
+
+  std::string csv = read_file(dir_ / ".judge-grade" / "summary.csv");
+  std::string total = std::to_string(rows[0]["total"].get<int>());
+  EXPECT_EQ(csv.rfind("submission,verdict,passed,total,seconds,first_failing_case,message\r\nalice.hpp,accepted," + total +
+                          "," + total + ",",
+                      0),
+            0u)
+      << csv;
+  EXPECT_NE(csv.find("\r\nbob.hpp,wrong_answer,"), std::string::npos) << csv;
+  for (const char* name : {"alice.hpp", "bob.hpp", "carol.hpp", "dave.cpp"})
+    EXPECT_TRUE(fs::is_regular_file(dir_ / ".judge-grade" / "results" / (std::string(name) + ".json"))) << name;
+
+  JudgeRun again = run_judge({"grade", "temperature", dir_.string()});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find("skipped 4 already graded"), std::string::npos) << again.out;
+  EXPECT_EQ(again.out.find("[1/"), std::string::npos) << "nothing judged: " << again.out;
+
+  std::ofstream(dir_ / "bob.hpp", std::ios::app) << "// resubmitted\n";
+  JudgeRun changed = run_judge({"grade", "temperature", dir_.string()});
+  ASSERT_EQ(changed.status, 0) << changed.err;
+  EXPECT_NE(changed.out.find("skipped 3 already graded"), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("[1/1] bob.hpp: wrong_answer"), std::string::npos) << changed.out;
+}
+
+TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
+  add("alice.hpp", "solutions/temperature/reference.hpp");
+  add("quote\".hpp", "solutions/temperature/reference.hpp");  // the compiler command cannot name it
+  fs::path out = dir_ / "report";
+  JudgeRun run = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
+  EXPECT_EQ(run.status, 2) << "a submission was not judged";
+  EXPECT_NE(run.err.find("1 submission(s) could not be judged"), std::string::npos) << run.err;
+  nlohmann::json summary = nlohmann::json::parse(read_file(out / "summary.json"));
+  ASSERT_EQ(summary["submissions"].size(), 2u);
+  EXPECT_EQ(summary["submissions"][0]["verdict"], "accepted");
+  EXPECT_EQ(summary["submissions"][1]["verdict"], "error");
+  EXPECT_EQ(summary["submissions"][1]["message"],
+            "the judge could not judge it: quote\".hpp: the path contains a quote, backslash or newline");
+  JudgeRun again = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
+  EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos) << "the error row is tried again: " << again.out;
+}
+
+TEST_F(GradeTest, BadArgumentsExitTwo) {
+  JudgeRun unknown = run_judge({"grade", "no_such_problem", dir_.string()});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err.rfind("judge: unknown problem 'no_such_problem'", 0), 0u) << unknown.err;
+  JudgeRun missing = run_judge({"grade", "temperature", (dir_ / "nowhere").string()});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "judge: grade: " + (dir_ / "nowhere").string() + " is not a directory\n");
+}
+
+TEST(GradeCsv, QuotesCellsThatNeedIt) {
+  GradeRow row;
+  row.submission = "a,b.hpp";
+  row.verdict = "wrong_answer";
+  row.passed = 1;
+  row.total = 2;
+  row.seconds = 0.5;
+  row.first_failing_case = "case";
+  row.message = "said \"no\"\nthen stopped";
+  EXPECT_EQ(grade_summary_csv({row}),
+            "submission,verdict,passed,total,seconds,first_failing_case,message\r\n"
+            "\"a,b.hpp\",wrong_answer,1,2,0.500,case,\"said \"\"no\"\"\nthen stopped\"\r\n");
+}
+
+TEST(FindSubmissions, TakesSolutionFilesOnly) {
+  fs::path dir = fs::temp_directory_path() / ("judge-find-submissions-" + std::to_string(getpid()));
+  fs::create_directories(dir / "sub");
+  for (const char* name : {"b.hpp", "a.cpp", "c.h", "notes.txt", ".hidden.hpp", "d.cc"}) std::ofstream(dir / name) << "";
+  std::ofstream(dir / "sub" / "e.hpp") << "";
+  EXPECT_EQ(find_submissions(dir.string()), (std::vector<std::string>{"a.cpp", "b.hpp", "c.h", "d.cc"}));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace judge

@@ -1,0 +1,374 @@
+// The process layer: Child and run_command (exit codes, signals, killing the
+// whole group, bounded capture, a clean environment, closed descriptors),
+// and RunnerSession against fake runners that misbehave on the channel.
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "runner_session.hpp"
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+SpawnSpec shell(const std::string& script, std::vector<std::string> env = {"PATH=/usr/bin:/bin"}) {
+  SpawnSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.env = std::move(env);
+  return spec;
+}
+
+// Drains a child until it exits, keeping what it printed.
+ExitStatus drain_until_exit(Child& child, CapturedOutput* out, CapturedOutput* err) {
+  while (!child.poll_exited()) {
+    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
+    poll(fds, 2, 50);
+    child.drain(out, err);
+  }
+  child.drain(out, err);
+  return child.wait();
+}
+
+// True once no process of group `pgid` exists (within `timeout_ms`). The test
+// becomes a subreaper so that orphaned members are reparented to it and can
+// be reaped here rather than lingering as zombies.
+bool group_gone(pid_t pgid, int timeout_ms = 2000) {
+  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    while (waitpid(-pgid, nullptr, WNOHANG) > 0) {
+    }
+    if (kill(-pgid, 0) == -1 && errno == ESRCH) return true;
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// Reads the child's stdout until it printed `line` (or 5 s passed): a
+// script says "ready" once its background processes exist.
+bool wait_for_output(Child& child, const std::string& line) {
+  CapturedOutput out;
+  auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (out.head.find(line) == std::string::npos && Clock::now() < deadline) {
+    pollfd fds[1] = {{child.stdout_fd(), POLLIN, 0}};
+    poll(fds, 1, 50);
+    child.drain(&out, nullptr);
+  }
+  return out.head.find(line) != std::string::npos;
+}
+
+class ProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+  void TearDown() override { prctl(PR_SET_CHILD_SUBREAPER, 0); }
+};
+
+TEST_F(ProcessTest, ExitCodesAreReported) {
+  for (int code : {0, 1, 3, 97, 255}) {
+    CommandResult result = run_command(shell("exit " + std::to_string(code)), 5000);
+    ASSERT_TRUE(result.started) << result.error;
+    EXPECT_FALSE(result.timed_out);
+    EXPECT_TRUE(result.status.exited) << code;
+    EXPECT_EQ(result.status.code, code);
+    EXPECT_EQ(result.status.signal, 0);
+  }
+}
+
+TEST_F(ProcessTest, SignalsAreReportedAsSignalsNotExitCodes) {
+  for (int signal : {SIGSEGV, SIGABRT, SIGKILL, SIGTERM, SIGXCPU}) {
+    CommandResult result = run_command(shell("kill -" + std::to_string(signal) + " $$"), 5000);
+    ASSERT_TRUE(result.started) << result.error;
+    EXPECT_FALSE(result.status.exited) << signal;
+    EXPECT_EQ(result.status.signal, signal);
+  }
+}
+
+TEST_F(ProcessTest, DescribeSignalNamesTheSignal) {
+  EXPECT_EQ(describe_signal(SIGSEGV), "SIGSEGV (Segmentation fault)");
+  EXPECT_EQ(describe_signal(SIGABRT), "SIGABRT (Aborted)");
+  EXPECT_EQ(describe_signal(SIGKILL), "SIGKILL (Killed)");
+}
+
+TEST_F(ProcessTest, OutputOfStdoutAndStderrIsCaptured) {
+  CommandResult result = run_command(shell("echo out; echo err >&2"), 5000);
+  EXPECT_TRUE(result.status.exited);
+  EXPECT_NE(result.output.find("out\n"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("err\n"), std::string::npos) << result.output;
+}
+
+TEST_F(ProcessTest, TimeoutKillsTheChildAndItsGrandchildren) {
+  auto start = Clock::now();
+  // The shell prints its pid (its group) once the background sleep exists.
+  CommandResult result = run_command(shell("sleep 100 & echo $$; sleep 100"), 1000);
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  ASSERT_TRUE(result.started) << result.error;
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_LT(seconds, 5.0) << "the timeout did not stop the command";
+  EXPECT_FALSE(result.status.exited);
+  EXPECT_EQ(result.status.signal, SIGKILL);
+  ASSERT_FALSE(result.output.empty()) << "killed before it started its background process";
+  pid_t pgid = static_cast<pid_t>(std::stol(result.output));
+  EXPECT_TRUE(group_gone(pgid)) << "a process of group " << pgid << " survived the timeout";
+}
+
+TEST_F(ProcessTest, KillGroupReachesBackgroundedGrandchildren) {
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(shell("sleep 100 & sleep 100 & echo ready; wait"), &error);
+  ASSERT_TRUE(child) << error;
+  ASSERT_TRUE(wait_for_output(*child, "ready"));
+  pid_t pgid = child->pid();
+  child->kill_group();
+  ExitStatus status = child->wait();
+  EXPECT_EQ(status.signal, SIGKILL);
+  EXPECT_TRUE(group_gone(pgid));
+}
+
+TEST_F(ProcessTest, DestroyingARunningChildKillsItsGroup) {
+  std::string error;
+  pid_t pgid;
+  {
+    std::unique_ptr<Child> child = Child::spawn(shell("sleep 100 & echo ready; sleep 100"), &error);
+    ASSERT_TRUE(child) << error;
+    ASSERT_TRUE(wait_for_output(*child, "ready"));
+    pgid = child->pid();
+  }
+  EXPECT_TRUE(group_gone(pgid));
+}
+
+TEST_F(ProcessTest, FloodIsCappedWhileTheTotalCountsEverything) {
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(shell("head -c 10000000 /dev/zero; head -c 3000000 /dev/zero >&2"), &error);
+  ASSERT_TRUE(child) << error;
+  CapturedOutput out(1000), err(500);
+  ExitStatus status = drain_until_exit(*child, &out, &err);
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(out.total, 10000000u);
+  EXPECT_EQ(out.head.size(), 1000u);
+  EXPECT_EQ(err.total, 3000000u);
+  EXPECT_EQ(err.head.size(), 500u);
+
+  CommandResult result = run_command(shell("head -c 10000000 /dev/zero"), 10000);
+  EXPECT_TRUE(result.status.exited) << "the flood must not block the child";
+  EXPECT_EQ(result.output.size(), 1u << 20) << "run_command keeps the first MiB";
+}
+
+TEST(CapturedOutput, KeepsTheHeadAndCountsTheRest) {
+  CapturedOutput capture(5);
+  capture.append("abc", 3);
+  capture.append("defgh", 5);
+  capture.append("", 0);
+  capture.append("ij", 2);
+  EXPECT_EQ(capture.head, "abcde");
+  EXPECT_EQ(capture.total, 10u);
+}
+
+TEST_F(ProcessTest, EnvironmentIsExactlyTheGivenVariables) {
+  setenv("JUDGE_TEST_LEAK", "should not reach the child", 1);
+  SpawnSpec spec;
+  spec.argv = {"/usr/bin/env"};
+  spec.env = {"FOO=bar", "EMPTY="};
+  CommandResult result = run_command(spec, 5000);
+  unsetenv("JUDGE_TEST_LEAK");
+  EXPECT_EQ(result.output, "FOO=bar\nEMPTY=\n");
+}
+
+// The descriptors open in a running child, read from /proc by the parent.
+std::set<std::string> open_descriptors(pid_t pid) {
+  std::set<std::string> fds;
+  for (const auto& entry : fs::directory_iterator(fs::path("/proc") / std::to_string(pid) / "fd"))
+    fds.insert(entry.path().filename().string());
+  return fds;
+}
+
+// The descriptors of `pid` once they equal `expected`, or after 2 s: the
+// dynamic loader opens libraries for a moment while the child starts, and
+// only a descriptor that stays open is a leak.
+std::set<std::string> settled_descriptors(pid_t pid, const std::set<std::string>& expected) {
+  auto deadline = Clock::now() + std::chrono::seconds(2);
+  std::set<std::string> fds = open_descriptors(pid);
+  while (fds != expected && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    fds = open_descriptors(pid);
+  }
+  return fds;
+}
+
+std::string descriptor_target(pid_t pid, int fd) {
+  return fs::read_symlink(fs::path("/proc") / std::to_string(pid) / "fd" / std::to_string(fd)).string();
+}
+
+TEST_F(ProcessTest, OnlyStandardDescriptorsReachTheChild) {
+  // Descriptors the judge has open without close-on-exec must not leak.
+  int leaked = open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 0);
+  ASSERT_EQ(dup2(leaked, 200), 200);
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "10"};
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  close(leaked);
+  close(200);
+  ASSERT_TRUE(child) << error;
+  const std::set<std::string> expected{"0", "1", "2"};
+  EXPECT_EQ(settled_descriptors(child->pid(), expected), expected);
+  EXPECT_EQ(descriptor_target(child->pid(), 0), "/dev/null") << "stdin is /dev/null";
+  EXPECT_EQ(descriptor_target(child->pid(), 1).rfind("pipe:", 0), 0u);
+  EXPECT_EQ(descriptor_target(child->pid(), 2).rfind("pipe:", 0), 0u);
+}
+
+TEST_F(ProcessTest, TheChannelBecomesDescriptorThreeAndNothingElseLeaks) {
+  int sockets[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets), 0);
+  int leaked = open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 0);
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "10"};
+  spec.channel_fd = sockets[1];
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  close(leaked);
+  ASSERT_TRUE(child) << error;
+  const std::set<std::string> expected{"0", "1", "2", "3"};
+  EXPECT_EQ(settled_descriptors(child->pid(), expected), expected);
+  EXPECT_EQ(descriptor_target(child->pid(), 3).rfind("socket:", 0), 0u);
+  close(sockets[0]);
+  close(sockets[1]);
+}
+
+TEST_F(ProcessTest, LimitsAndWorkingDirectoryApplyToTheChild) {
+  SpawnSpec spec = shell("ulimit -v; ulimit -t; pwd");
+  spec.address_space_bytes = 256ull << 20;
+  spec.cpu_seconds = 7;
+  spec.working_dir = "/tmp";
+  CommandResult result = run_command(spec, 5000);
+  EXPECT_EQ(result.output, "262144\n7\n/tmp\n");
+}
+
+TEST_F(ProcessTest, ASpawnThatCannotExecNamesTheFailedCall) {
+  SpawnSpec spec;
+  spec.argv = {"/nonexistent/program"};
+  std::string error;
+  EXPECT_EQ(Child::spawn(spec, &error), nullptr);
+  EXPECT_EQ(error, "execvp /nonexistent/program: failed in the child");
+
+  spec.argv = {"/bin/true"};
+  spec.working_dir = "/nonexistent/dir";
+  EXPECT_EQ(Child::spawn(spec, &error), nullptr);
+  EXPECT_EQ(error, "chdir /bin/true: failed in the child");
+
+  spec = SpawnSpec();
+  spec.argv = {"/nonexistent/program"};
+  CommandResult result = run_command(spec, 1000);
+  EXPECT_FALSE(result.started);
+  EXPECT_EQ(result.error, "execvp /nonexistent/program: failed in the child");
+}
+
+// RunnerSession against fake runners (fake_runner.cpp, copied under the name
+// of what it does) that never speak the protocol properly. Each must come
+// back as a failed call, never a value.
+class FakeRunnerTest : public ProcessTest {
+ protected:
+  void SetUp() override {
+    ProcessTest::SetUp();
+    char pattern[] = "/tmp/judge-fake-runner-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    // The sandbox may run the runner as nobody: it must be able to reach it.
+    fs::permissions(dir_, kReadableByAll);
+  }
+  void TearDown() override {
+    fs::remove_all(dir_);
+    ProcessTest::TearDown();
+  }
+
+  CallResult call_fake(const std::string& behaviour, int time_limit_ms = 300) {
+    fs::path runner = dir_ / behaviour;
+    fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
+    fs::permissions(runner, kReadableByAll);
+    RunnerSession session(runner.string(), RunnerLimits{});
+    return session.call("op", nlohmann::json::object(), time_limit_ms);
+  }
+
+  static constexpr fs::perms kReadableByAll = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                              fs::perms::others_read | fs::perms::others_exec;
+  fs::path dir_;
+};
+
+TEST_F(FakeRunnerTest, SilenceIsATimeout) {
+  auto start = Clock::now();
+  CallResult call = call_fake("silent");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
+  EXPECT_EQ(call.detail, "no reply within 300 ms");
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 3.0);
+}
+
+TEST_F(FakeRunnerTest, IgnoringSigtermStillEndsInATimeout) {
+  auto start = Clock::now();
+  CallResult call = call_fake("ignores_sigterm");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
+  EXPECT_EQ(call.detail, "no reply within 300 ms");
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 3.0);
+}
+
+TEST_F(FakeRunnerTest, ExitingBeforeReplyingIsDeath) {
+  CallResult call = call_fake("exits_3");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);
+  EXPECT_EQ(call.detail, "the runner exited with status 3 before replying");
+}
+
+TEST_F(FakeRunnerTest, ASignalBeforeReplyingIsNamed) {
+  CallResult call = call_fake("segfault");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);
+  EXPECT_EQ(call.detail, "the runner was killed by SIGSEGV (Segmentation fault) before replying");
+}
+
+TEST_F(FakeRunnerTest, AFrameWithoutTheNonceIsMalformed) {
+  CallResult call = call_fake("no_nonce");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed);
+  EXPECT_EQ(call.detail, "something other than the harness wrote to the judge's channel");
+}
+
+TEST_F(FakeRunnerTest, AnOversizedFrameIsMalformed) {
+  CallResult call = call_fake("oversized");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed);
+  EXPECT_EQ(call.detail, "the runner sent a malformed reply (oversized frame)");
+}
+
+TEST_F(FakeRunnerTest, ClosingTheChannelIsDeath) {
+  CallResult call = call_fake("closes_channel", 3000);
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);
+  EXPECT_EQ(call.detail, "the runner closed the judge's channel before replying");
+}
+
+TEST_F(FakeRunnerTest, WhatTheRunnerPrintedIsKept) {
+  CallResult call = call_fake("prints");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);
+  EXPECT_EQ(call.output, "hello\nworld\n");
+}
+
+TEST_F(FakeRunnerTest, AMissingRunnerIsAHarnessErrorNotALearnerVerdict) {
+  std::string missing = (dir_ / "missing").string();
+  RunnerSession session(missing, RunnerLimits{});
+  CallResult call = session.call("op", nlohmann::json::object(), 300);
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kHarnessError);
+  EXPECT_EQ(call.detail.rfind("could not start the runner: ", 0), 0u) << call.detail;
+  EXPECT_NE(call.detail.find(missing), std::string::npos) << call.detail;
+}
+
+}  // namespace
+}  // namespace judge

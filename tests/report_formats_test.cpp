@@ -1,0 +1,333 @@
+// The CI and course formats of `judge run`: JUnit XML (well-formed whatever
+// the learner printed, one failing testcase for a compile error, a
+// <testsuites> root for several problems), Exercism's results.json v3 and
+// Gradescope's results.json.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+
+// Runs `reporter` over `results` and returns what it wrote.
+std::string render(std::unique_ptr<Reporter> (*make)(std::FILE*), const std::vector<ProblemResult>& results,
+                   const Problem* problem = nullptr) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&buffer, &size);
+  {
+    std::unique_ptr<Reporter> reporter = make(out);
+    for (const ProblemResult& result : results) {
+      Problem fallback;
+      fallback.slug = result.problem;
+      reporter->begin_problem(problem ? *problem : fallback, result.solution);
+      for (const TestResult& test : result.tests) reporter->case_finished(test);
+      reporter->problem_finished(result);
+    }
+    reporter->finish(results.size() > 1);
+  }
+  std::fclose(out);
+  std::string text(buffer, size);
+  std::free(buffer);
+  return text;
+}
+
+TestResult test_result(const std::string& name, Verdict verdict, const std::string& message = "",
+                       const std::string& output = "") {
+  TestResult test;
+  test.name = name;
+  test.verdict = verdict;
+  test.time_ms = 1.5;
+  test.message = message;
+  test.output = output;
+  return test;
+}
+
+// Everything a learner's code might print or a message might hold.
+const std::string kNasty = "a&b <c> \"d\" 'e' \x01\x07\x1b[31m \xff\xfe bad utf-8 \xc3\x28 ok: \xc3\xa9 \xe2\x82\xac\r\n]]> --";
+
+ProblemResult wrong_result() {
+  ProblemResult result;
+  result.problem = "top_p";
+  result.solution = "workspace/top_p.hpp";
+  result.verdict = Verdict::kWrongAnswer;
+  result.tests = {test_result("example_1", Verdict::kAccepted),
+                  test_result("nasty <case> & \"name\"", Verdict::kWrongAnswer, "max error " + kNasty, kNasty),
+                  test_result("loops", Verdict::kTimeLimitExceeded, "no reply within 2000 ms")};
+  return result;
+}
+
+ProblemResult compile_error_result() {
+  ProblemResult result;
+  result.problem = "temperature";
+  result.solution = "workspace/temperature.hpp";
+  result.verdict = Verdict::kCompileError;
+  result.message = "workspace/temperature.hpp:8:40: error: no match for 'operator+' (std::vector<double> & double)";
+  return result;
+}
+
+// ---- a small XML 1.0 well-formedness check ----
+
+bool valid_xml_char(std::uint32_t c) {
+  return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) ||
+         (c >= 0x10000 && c <= 0x10ffff);
+}
+
+// Decodes UTF-8; false on an invalid sequence.
+bool decode_utf8(const std::string& text, std::vector<std::uint32_t>* out) {
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char lead = static_cast<unsigned char>(text[i]);
+    int length = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    std::uint32_t code = length == 1 ? lead : lead & (0x7f >> length);
+    for (int k = 1; k < length; ++k) {
+      unsigned char next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xc0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3f);
+    }
+    out->push_back(code);
+    i += length;
+  }
+  return true;
+}
+
+// Returns "" when `xml` is well-formed, else what is wrong. Also collects
+// element names in document order.
+std::string check_xml(const std::string& xml, std::vector<std::string>* elements = nullptr) {
+  std::vector<std::uint32_t> chars;
+  if (!decode_utf8(xml, &chars)) return "not UTF-8";
+  for (std::uint32_t c : chars)
+    if (!valid_xml_char(c)) return "a character XML 1.0 does not allow: " + std::to_string(c);
+  std::size_t i = 0;
+  auto starts = [&](const char* s) { return xml.compare(i, std::strlen(s), s) == 0; };
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.'; };
+  auto check_reference = [&](std::size_t at, std::size_t* end) -> std::string {
+    std::size_t semi = xml.find(';', at);
+    if (semi == std::string::npos) return "unterminated reference";
+    std::string ref = xml.substr(at + 1, semi - at - 1);
+    *end = semi + 1;
+    if (ref == "amp" || ref == "lt" || ref == "gt" || ref == "quot" || ref == "apos") return "";
+    if (ref.size() > 1 && ref[0] == '#') {
+      std::uint32_t code = ref[1] == 'x' ? std::stoul(ref.substr(2), nullptr, 16) : std::stoul(ref.substr(1));
+      return valid_xml_char(code) ? "" : "a reference to a character XML does not allow: &" + ref + ";";
+    }
+    return "unknown entity &" + ref + ";";
+  };
+  if (starts("<?xml")) i = xml.find("?>") + 2;
+  std::vector<std::string> open;
+  int roots = 0;
+  while (i < xml.size()) {
+    if (xml[i] != '<') {
+      if (open.empty() && !std::isspace(static_cast<unsigned char>(xml[i]))) return "text outside the root";
+      if (xml[i] == '&') {
+        std::size_t end;
+        if (std::string error = check_reference(i, &end); !error.empty()) return error;
+        i = end;
+        continue;
+      }
+      if (xml[i] == '>' && i >= 2 && xml.compare(i - 2, 3, "]]>") == 0) return "]]> in text";
+      ++i;
+      continue;
+    }
+    if (starts("</")) {
+      std::size_t end = xml.find('>', i);
+      std::string name = xml.substr(i + 2, end - i - 2);
+      if (open.empty() || open.back() != name) return "mismatched end tag </" + name + ">";
+      open.pop_back();
+      i = end + 1;
+      continue;
+    }
+    ++i;
+    std::size_t start = i;
+    while (i < xml.size() && name_char(xml[i])) ++i;
+    std::string name = xml.substr(start, i - start);
+    if (name.empty()) return "a '<' that starts no tag";
+    if (open.empty() && ++roots > 1) return "more than one root element";
+    if (elements) elements->push_back(name);
+    std::vector<std::string> attributes;
+    for (;;) {
+      while (i < xml.size() && std::isspace(static_cast<unsigned char>(xml[i]))) ++i;
+      if (starts("/>")) {
+        i += 2;
+        break;
+      }
+      if (starts(">")) {
+        open.push_back(name);
+        ++i;
+        break;
+      }
+      std::size_t attribute_start = i;
+      while (i < xml.size() && name_char(xml[i])) ++i;
+      std::string attribute = xml.substr(attribute_start, i - attribute_start);
+      if (attribute.empty() || !starts("=\"")) return "malformed attribute in <" + name + ">";
+      if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end()) return "duplicate attribute " + attribute;
+      attributes.push_back(attribute);
+      i += 2;
+      while (i < xml.size() && xml[i] != '"') {
+        if (xml[i] == '<') return "'<' in the value of " + attribute;
+        if (xml[i] == '&') {
+          std::size_t end;
+          if (std::string error = check_reference(i, &end); !error.empty()) return error;
+          i = end;
+        } else {
+          ++i;
+        }
+      }
+      if (i == xml.size()) return "unterminated attribute value";
+      ++i;
+    }
+  }
+  if (!open.empty()) return "unclosed <" + open.back() + ">";
+  return roots == 1 ? "" : "no root element";
+}
+
+// xmllint, when installed, agrees (libxml2-utils is not a dependency).
+void expect_xmllint_accepts(const std::string& xml) {
+  if (!fs::exists("/usr/bin/xmllint")) return;
+  fs::path file = fs::temp_directory_path() / ("judge-junit-" + std::to_string(getpid()) + ".xml");
+  std::ofstream(file) << xml;
+  int status = std::system(("/usr/bin/xmllint --noout " + file.string() + " 2>&1").c_str());
+  fs::remove(file);
+  EXPECT_EQ(status, 0) << "xmllint rejected:\n" << xml;
+}
+
+TEST(Junit, EscapesEverythingALearnerCanPrint) {
+  std::string xml = render(make_junit_reporter, {wrong_result()});
+  EXPECT_EQ(check_xml(xml), "") << xml;
+  expect_xmllint_accepts(xml);
+  EXPECT_NE(xml.find(R"(name="nasty &lt;case&gt; &amp; &quot;name&quot;")"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("a&amp;b &lt;c&gt; &quot;d&quot; &apos;e&apos; \\x01\\x07\\x1b[31m"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("\xef\xbf\xbd\xef\xbf\xbd bad utf-8 \xef\xbf\xbd( ok: \xc3\xa9 \xe2\x82\xac&#13;"), std::string::npos)
+      << "invalid UTF-8 becomes U+FFFD, valid characters stay";
+}
+
+TEST(Junit, OneProblemIsATestsuiteWithACasePerTestAndFailuresTyped) {
+  std::string xml = render(make_junit_reporter, {wrong_result()});
+  std::vector<std::string> elements;
+  ASSERT_EQ(check_xml(xml, &elements), "");
+  EXPECT_EQ(elements.front(), "testsuite");
+  EXPECT_EQ(std::count(elements.begin(), elements.end(), "testcase"), 3);
+  EXPECT_EQ(std::count(elements.begin(), elements.end(), "failure"), 2);
+  EXPECT_NE(xml.find(R"(<testsuite name="top_p" tests="3" failures="2" errors="0" skipped="0" time="0.004500">)"),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(<testcase classname="top_p" name="example_1" time="0.001500"/>)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(<failure message="no reply within 2000 ms" type="time_limit_exceeded">)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<system-out>a&amp;b"), std::string::npos) << "what the code printed goes to system-out";
+}
+
+TEST(Junit, CompileErrorIsOneFailingTestcase) {
+  std::string xml = render(make_junit_reporter, {compile_error_result()});
+  std::vector<std::string> elements;
+  ASSERT_EQ(check_xml(xml, &elements), "") << xml;
+  expect_xmllint_accepts(xml);
+  EXPECT_EQ(std::count(elements.begin(), elements.end(), "testcase"), 1);
+  EXPECT_NE(xml.find(R"(<testcase classname="temperature" name="compile" time="0">)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"X(type="compile_error">workspace/temperature.hpp:8:40: error: no match for &apos;operator+&apos; (std::vector&lt;double&gt; &amp; double)</failure>)X"),
+            std::string::npos) << xml;
+}
+
+TEST(Junit, SeveralProblemsHaveATestsuitesRoot) {
+  std::string xml = render(make_junit_reporter, {wrong_result(), compile_error_result()});
+  std::vector<std::string> elements;
+  ASSERT_EQ(check_xml(xml, &elements), "") << xml;
+  expect_xmllint_accepts(xml);
+  EXPECT_EQ(elements.front(), "testsuites");
+  EXPECT_EQ(std::count(elements.begin(), elements.end(), "testsuite"), 2);
+  EXPECT_NE(xml.find(R"(<testsuites name="judge" tests="4" failures="3" errors="0")"), std::string::npos) << xml;
+}
+
+TEST(XmlCheck, RejectsWhatItShould) {
+  EXPECT_NE(check_xml("<a><b></a></b>"), "");
+  EXPECT_NE(check_xml("<a x=\"1\" x=\"2\"/>"), "");
+  EXPECT_NE(check_xml("<a>&bogus;</a>"), "");
+  EXPECT_NE(check_xml("<a>\x01</a>"), "");
+  EXPECT_NE(check_xml("<a>&#1;</a>"), "");
+  EXPECT_NE(check_xml("<a/><b/>"), "");
+  EXPECT_EQ(check_xml("<?xml version=\"1.0\"?>\n<a x=\"&lt;&#10;\">t&amp;</a>\n"), "");
+}
+
+TEST(Exercism, VersionThreeWithStatusesMessagesAndCappedOutput) {
+  ProblemResult result = wrong_result();
+  result.tests[1].output = std::string(600, 'x') + "\xc3\xa9";
+  nlohmann::json out = nlohmann::json::parse(render(make_exercism_reporter, {result}));
+  EXPECT_EQ(out["version"], 3);
+  EXPECT_EQ(out["status"], "fail");
+  EXPECT_TRUE(out["message"].is_null());
+  ASSERT_EQ(out["tests"].size(), 3u);
+  EXPECT_EQ(out["tests"][0]["name"], "example_1");
+  EXPECT_EQ(out["tests"][0]["status"], "pass");
+  EXPECT_FALSE(out["tests"][0].contains("message"));
+  EXPECT_EQ(out["tests"][1]["status"], "fail") << "a wrong answer fails";
+  EXPECT_EQ(out["tests"][1]["output"], std::string(500, 'x') + "\n[Output was truncated. Please limit to 500 chars]");
+  EXPECT_EQ(out["tests"][2]["status"], "error") << "a time limit is an error, not a failure";
+  EXPECT_EQ(out["tests"][2]["message"], "no reply within 2000 ms");
+}
+
+TEST(Exercism, CompileErrorIsStatusErrorWithTheDiagnostics) {
+  nlohmann::json out = nlohmann::json::parse(render(make_exercism_reporter, {compile_error_result()}));
+  EXPECT_EQ(out, nlohmann::json::parse(R"J({"version": 3, "status": "error", "tests": [],
+      "message": "workspace/temperature.hpp:8:40: error: no match for 'operator+' (std::vector<double> & double)"})J"));
+}
+
+TEST(Exercism, TestCodeShowsSampleCallsAndHidesHiddenInputs) {
+  Problem problem;
+  problem.slug = "top_p";
+  TestCase sample;
+  sample.name = "example_1";
+  sample.op = "top_p_probs";
+  sample.input = {{"logits", {1.0, 2.0}}, {"p", 0.5}};
+  sample.expect = nlohmann::json{0.0, 1.0};
+  TestCase hidden = sample;
+  hidden.name = "loops";
+  hidden.hidden = true;
+  problem.samples = {sample};
+  problem.hidden = {hidden};
+  nlohmann::json out = nlohmann::json::parse(render(make_exercism_reporter, {wrong_result()}, &problem));
+  EXPECT_EQ(out["tests"][0]["test_code"], "top_p_probs(logits = [1, 2], p = 0.5)  // expect [0, 1]");
+  EXPECT_EQ(out["tests"][2]["test_code"], "top_p_probs(...)  // a hidden case: its inputs are not shown");
+  EXPECT_FALSE(out["tests"][1].contains("test_code")) << "no case of that name in the problem";
+}
+
+TEST(Gradescope, OnePointPerCaseAndACompileErrorKeepsTheMaximum) {
+  Problem problem;
+  problem.slug = "temperature";
+  TestCase one, two;
+  one.name = "a";
+  two.name = "b";
+  two.hidden = true;
+  problem.samples = {one};
+  problem.hidden = {two};
+  nlohmann::json out = nlohmann::json::parse(render(make_gradescope_reporter, {compile_error_result()}, &problem));
+  ASSERT_EQ(out["tests"].size(), 2u);
+  EXPECT_EQ(out["tests"][0]["name"], "temperature: a");
+  EXPECT_EQ(out["tests"][0]["score"], 0);
+  EXPECT_EQ(out["tests"][0]["max_score"], 1);
+  EXPECT_EQ(out["tests"][0]["status"], "failed");
+  EXPECT_NE(out["output"].get<std::string>().find("error: no match"), std::string::npos);
+
+  out = nlohmann::json::parse(render(make_gradescope_reporter, {wrong_result()}));
+  ASSERT_EQ(out["tests"].size(), 3u);
+  EXPECT_EQ(out["tests"][0]["score"], 1);
+  EXPECT_EQ(out["tests"][0]["status"], "passed");
+  EXPECT_EQ(out["tests"][2]["output"], "time_limit_exceeded: no reply within 2000 ms");
+}
+
+TEST(CapCharacters, CountsCharactersNotBytes) {
+  EXPECT_EQ(cap_characters("\xc3\xa9\xc3\xa9\xc3\xa9", 2, "!"), "\xc3\xa9\xc3\xa9!");
+  EXPECT_EQ(cap_characters("abc", 3, "!"), "abc");
+}
+
+}  // namespace
+}  // namespace judge

@@ -1,0 +1,81 @@
+// Running the judge binary from a test: its exit status, stdout and stderr.
+// The test's target defines JUDGE_BINARY.
+#pragma once
+
+#include <poll.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+extern char** environ;
+
+namespace judge::testing {
+
+struct JudgeRun {
+  int status = -1;  // exit code, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+// The test's environment minus what would point the judge elsewhere, plus `extra`.
+inline std::vector<std::string> judge_environment(const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> env;
+  for (char** entry = environ; *entry; ++entry) {
+    std::string variable = *entry;
+    if (variable.rfind("JUDGE_ROOT=", 0) == 0 || variable.rfind("JUDGE_WORKSPACE=", 0) == 0) continue;
+    env.push_back(variable);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+// Runs the judge with `args` from the repository root and waits for it.
+inline JudgeRun run_judge(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
+  SpawnSpec spec;
+  spec.argv = {JUDGE_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = judge_environment(extra_env);
+  spec.working_dir = JUDGE_SOURCE_DIR;
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  JudgeRun run;
+  if (!child) {
+    run.err = error;
+    return run;
+  }
+  CapturedOutput out(16 << 20), err(16 << 20);
+  while (!child->poll_exited()) {
+    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    poll(fds, 2, 50);
+    child->drain(&out, &err);
+  }
+  child->drain(&out, &err);
+  ExitStatus status = child->wait();
+  run.status = status.exited ? status.code : 128 + status.signal;
+  run.out = out.head;
+  run.err = err.head;
+  return run;
+}
+
+// Reads a running child's output until `done(stdout so far)` holds or
+// `timeout_ms` passes; returns whether it held.
+template <typename Predicate>
+bool read_until(Child& child, CapturedOutput* out, CapturedOutput* err, Predicate done, int timeout_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (std::chrono::steady_clock::now() < deadline) {
+    child.drain(out, err);
+    if (done(out->head)) return true;
+    if (child.poll_exited()) {
+      child.drain(out, err);
+      return done(out->head);
+    }
+    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
+    poll(fds, 2, 50);
+  }
+  return false;
+}
+
+}  // namespace judge::testing

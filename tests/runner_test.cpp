@@ -1,0 +1,193 @@
+// End to end through judge_solution on the real temperature problem, with
+// hostile and broken solutions from tests/fixtures/temperature: whatever the
+// learner's code does, the verdict is the right failure and never accepted.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+#include "judging.hpp"
+#include "paths.hpp"
+#include "spec.hpp"
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+
+const Paths& source_paths() {
+  static const Paths paths = Paths::under_root(JUDGE_SOURCE_DIR);
+  return paths;
+}
+
+const Problem& temperature() {
+  static const Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string());
+  return problem;
+}
+
+// The temperature problem with every case limited to `time_ms` (fast tests
+// of timeouts), optionally only its first `max_cases` cases (0: all).
+Problem fast_temperature(int time_ms, std::size_t max_cases) {
+  Problem problem = temperature();
+  problem.time_ms = time_ms;
+  if (max_cases > 0) {
+    if (problem.samples.size() > max_cases) problem.samples.resize(max_cases);
+    problem.hidden.resize(std::min(problem.hidden.size(), max_cases - problem.samples.size()));
+  }
+  for (TestCase& test : problem.samples) test.time_ms = time_ms;
+  for (TestCase& test : problem.hidden) test.time_ms = time_ms;
+  return problem;
+}
+
+std::string fixture(const std::string& name) {
+  return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();
+}
+
+ProblemResult judge_fixture(const std::string& name, int time_ms = 300, std::size_t max_cases = 0) {
+  JudgeRequest request;
+  request.solution_file = fixture(name);
+  request.display_name = "fixtures/temperature/" + name;
+  request.use_result_cache = false;  // the problem is changed in memory; judge for real
+  return judge_solution(source_paths(), fast_temperature(time_ms, max_cases), request);
+}
+
+const TestResult* first_failure(const ProblemResult& result) {
+  for (const TestResult& test : result.tests)
+    if (test.verdict != Verdict::kAccepted) return &test;
+  return nullptr;
+}
+
+struct HostileCase {
+  const char* fixture;
+  Verdict verdict;
+  std::string message;  // a substring of the first failing case's message
+  // Generous unless the case is about timeouts: a loaded machine must not
+  // turn a crash into a timeout.
+  int time_ms = 20000;
+  // The first sample decides; three cases also show that a runner that died
+  // is restarted for the next case and fails it again.
+  std::size_t max_cases = 3;
+};
+
+void PrintTo(const HostileCase& c, std::ostream* out) { *out << c.fixture; }
+
+class HostileSolution : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(HostileSolution, GetsItsVerdictFromTheFirstFailingCase) {
+  const HostileCase& c = GetParam();
+  ProblemResult result = judge_fixture(c.fixture, c.time_ms, c.max_cases);
+  EXPECT_EQ(verdict_name(result.verdict), verdict_name(c.verdict)) << result.message;
+  const TestResult* failure = first_failure(result);
+  ASSERT_NE(failure, nullptr) << "no case failed";
+  EXPECT_EQ(failure->verdict, result.verdict) << "the problem's verdict is its first failing case's";
+  EXPECT_EQ(failure->name, "example_t1") << "the first sample already fails";
+  EXPECT_NE(failure->message.find(c.message), std::string::npos)
+      << "message: " << failure->message << "\nexpected to contain: " << c.message;
+  EXPECT_EQ(result.tests.size(), c.max_cases);
+  for (const TestResult& test : result.tests)
+    EXPECT_NE(test.verdict, Verdict::kAccepted) << test.name << " passed";
+}
+
+const std::string kTimedOut = "no reply within 300 ms (the time limit of this case); the runner was killed";
+
+INSTANTIATE_TEST_SUITE_P(
+    Temperature, HostileSolution,
+    ::testing::Values(
+        HostileCase{"infinite_loop.hpp", Verdict::kTimeLimitExceeded, kTimedOut, 300},
+        HostileCase{"ignores_sigterm.hpp", Verdict::kTimeLimitExceeded, kTimedOut, 300},
+        HostileCase{"segfault.hpp", Verdict::kRuntimeError,
+                    "the runner was killed by SIGSEGV (Segmentation fault) before replying"},
+        HostileCase{"aborts.hpp", Verdict::kRuntimeError, "the runner was killed by SIGABRT (Aborted) before replying"},
+        HostileCase{"throws_int.hpp", Verdict::kRuntimeError, "uncaught exception int"},
+        HostileCase{"exits_in_call.hpp", Verdict::kRuntimeError, "the runner exited with status 0 before replying"},
+        HostileCase{"quick_exits_in_call.hpp", Verdict::kRuntimeError,
+                    "the runner exited with status 0 before replying"},
+        HostileCase{"exits_in_static_init.hpp", Verdict::kRuntimeError,
+                    "the runner exited with status 0 before replying"},
+        HostileCase{"exits_in_static_object.hpp", Verdict::kRuntimeError,
+                    "the runner exited with status 0 before replying"},
+        HostileCase{"prints_fake_verdicts_wrong.hpp", Verdict::kWrongAnswer,
+                    "index 0: expected 0.6590011389, got 0.3333333333"},
+        HostileCase{"writes_fake_frames.hpp", Verdict::kRuntimeError,
+                    "something other than the harness wrote to the judge's channel"},
+        HostileCase{"closes_descriptors.hpp", Verdict::kRuntimeError, "before replying"},
+        HostileCase{"memory_hog.hpp", Verdict::kMemoryLimitExceeded,
+                    "std::bad_alloc thrown: out of memory under the 1024 MiB limit", 60000, 1}),
+    [](const ::testing::TestParamInfo<HostileCase>& info) {
+      std::string name = fs::path(info.param.fixture).stem().string();
+      return name;
+    });
+
+TEST(HostileSolutionTimeouts, StopRunningCasesAfterThreeTimeouts) {
+  ProblemResult result = judge_fixture("infinite_loop.hpp");
+  ASSERT_EQ(result.tests.size(), temperature().cases().size());
+  for (std::size_t i = 0; i < result.tests.size(); ++i) {
+    EXPECT_EQ(result.tests[i].verdict, Verdict::kTimeLimitExceeded) << result.tests[i].name;
+    if (i >= 3) {
+      EXPECT_EQ(result.tests[i].message, "not run: 3 earlier cases exceeded their time limit");
+    }
+  }
+}
+
+TEST(PrintingSolution, PrintingDoesNotChangeAnAcceptedVerdict) {
+  ProblemResult result = judge_fixture("prints_fake_verdicts.hpp", 20000);
+  EXPECT_EQ(verdict_name(result.verdict), "accepted");
+  ASSERT_FALSE(result.tests.empty());
+  for (const TestResult& test : result.tests) EXPECT_EQ(test.message, "") << test.name;
+  EXPECT_NE(result.tests[0].output.find("FAKE-VERDICT"), std::string::npos)
+      << "what the code printed is kept, for the learner to see";
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+TEST(FloodingSolution, IsAcceptedAndTheJudgeStaysBounded) {
+  long before = peak_rss_kb();
+  ProblemResult result = judge_fixture("floods_output.hpp", 60000, /*max_cases=*/3);
+  EXPECT_EQ(verdict_name(result.verdict), "accepted") << (first_failure(result) ? first_failure(result)->message : "");
+  for (const TestResult& test : result.tests) EXPECT_LE(test.output.size(), 64u * 1024) << test.name;
+  EXPECT_LT(peak_rss_kb() - before, 64 * 1024) << "600 MiB of output grew the judge's memory";
+}
+
+TEST(CompileErrors, NameTheLearnersFileAndLineAndHideSystemHeaders) {
+  ProblemResult result = judge_fixture("compile_error.hpp");
+  EXPECT_EQ(verdict_name(result.verdict), "compile_error");
+  EXPECT_TRUE(result.tests.empty()) << "no case runs without a runner";
+  EXPECT_NE(result.message.find("fixtures/temperature/compile_error.hpp:8:"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("error:"), std::string::npos) << result.message;
+  EXPECT_EQ(result.message.find("/usr/include"), std::string::npos) << result.message;
+  EXPECT_EQ(result.message.find(fixture("compile_error.hpp")), std::string::npos)
+      << "the absolute path is replaced by the display name:\n" << result.message;
+}
+
+TEST(CompileErrors, AWrongSignatureShowsTheExpectedDeclarations) {
+  for (const char* name : {"signature_float.hpp", "signature_by_value.hpp"}) {
+    ProblemResult result = judge_fixture(name);
+    EXPECT_EQ(verdict_name(result.verdict), "compile_error") << name;
+    EXPECT_NE(result.message.find("The harness calls your code with exactly these declarations"), std::string::npos)
+        << name << ":\n" << result.message;
+    EXPECT_NE(result.message.find(temperature().signature), std::string::npos) << name << ":\n" << result.message;
+    EXPECT_EQ(result.message.find("/usr/include"), std::string::npos) << name << ":\n" << result.message;
+  }
+}
+
+TEST(MissingSolution, IsTheJudgesFaultNotAVerdict) {
+  JudgeRequest request;
+  request.solution_file = fixture("does_not_exist.hpp");
+  request.display_name = "does_not_exist.hpp";
+  try {
+    judge_solution(source_paths(), temperature(), request);
+    FAIL() << "judged a missing file";
+  } catch (const JudgeFault& fault) {
+    EXPECT_EQ(fault.message, "does_not_exist.hpp: no such file");
+  }
+}
+
+}  // namespace
+}  // namespace judge

@@ -1,0 +1,152 @@
+// The chi-square machinery behind distribution checks: tail probabilities
+// against published values, the threshold as their inverse, pooling, and
+// the sample-size rule, down to a seeded simulation of the promise "a correct
+// sampler passes, one off by 0.02 fails".
+#include "stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "typed_values.hpp"
+
+namespace judge {
+namespace {
+
+struct TailCase {
+  const char* source;
+  double x;
+  double df;
+  double tail;
+  double tolerance;  // absolute
+};
+
+TEST(ChiSquareUpperTail, MatchesPublishedTables) {
+  const TailCase cases[] = {
+      {"table: df 1 at the 5% point", 3.841, 1, 0.05, 1e-4},
+      {"table: df 10 at the 5% point", 18.307, 10, 0.05, 1e-5},
+      {"table: df 2 at the 0.1% point", 13.8155, 2, 0.001, 1e-7},
+      {"table: df 5 at the 1% point", 15.086, 5, 0.01, 1e-5},
+      {"table: df 30 at the 50% point", 29.336, 30, 0.5, 1e-4},
+      {"table: df 100 at the 5% point", 124.342, 100, 0.05, 1e-5},
+      {"x = 0 is certain", 0.0, 3, 1.0, 0},
+      {"negative x is certain", -1.0, 3, 1.0, 0},
+  };
+  for (const TailCase& c : cases) EXPECT_NEAR(chi_square_upper_tail(c.x, c.df), c.tail, c.tolerance) << c.source;
+}
+
+TEST(ChiSquareUpperTail, MatchesClosedFormsIntoTheFarTail) {
+  // df 1: erfc(sqrt(x/2)); df 2: exp(-x/2); df 4: exp(-x/2) (1 + x/2).
+  for (double x : {0.01, 0.5, 1.0, 3.0, 10.0, 28.37, 50.0, 100.0}) {
+    EXPECT_NEAR(chi_square_upper_tail(x, 1) / std::erfc(std::sqrt(x / 2)), 1.0, 1e-9) << "df 1, x " << x;
+    EXPECT_NEAR(chi_square_upper_tail(x, 2) / std::exp(-x / 2), 1.0, 1e-9) << "df 2, x " << x;
+    EXPECT_NEAR(chi_square_upper_tail(x, 4) / (std::exp(-x / 2) * (1 + x / 2)), 1.0, 1e-9) << "df 4, x " << x;
+  }
+}
+
+TEST(ChiSquareThreshold, InvertsTheUpperTail) {
+  EXPECT_NEAR(chi_square_threshold(0.05, 1), 3.841458820694124, 1e-9);
+  EXPECT_NEAR(chi_square_threshold(1e-7, 2), 2 * std::log(1e7), 1e-9) << "df 2: -2 ln(tail)";
+  for (double df : {1.0, 2.0, 3.0, 7.0, 20.0, 99.0, 500.0})
+    for (double tail : {0.5, 0.05, 1e-3, 1e-7}) {
+      double x = chi_square_threshold(tail, df);
+      EXPECT_NEAR(chi_square_upper_tail(x, df) / tail, 1.0, 1e-9) << "df " << df << ", tail " << tail;
+    }
+}
+
+TEST(ChiSquareFit, AcceptsExactCounts) {
+  FitResult fit = chi_square_fit({0.5, 0.3, 0.2}, {5000, 3000, 2000});
+  EXPECT_FALSE(fit.rejected);
+  EXPECT_EQ(fit.statistic, 0.0);
+  EXPECT_EQ(fit.degrees_of_freedom, 2);
+  EXPECT_NEAR(fit.threshold, 2 * std::log(1e7), 1e-9);
+}
+
+TEST(ChiSquareFit, RejectsASkewedSampleAndNamesTheWorstCategory) {
+  // Residuals |O - E| / sqrt(E): 14.1, 9.1, 11.2: category 0 is the worst.
+  FitResult fit = chi_square_fit({0.5, 0.3, 0.2}, {6000, 2500, 1500});
+  EXPECT_TRUE(fit.rejected);
+  EXPECT_GT(fit.statistic, fit.threshold);
+  EXPECT_EQ(fit.worst_category, 0);
+  EXPECT_DOUBLE_EQ(fit.worst_expected, 0.5);
+  EXPECT_DOUBLE_EQ(fit.worst_observed, 0.6);
+
+  // Residuals 0, 11.0, 13.4: category 2, though categories 1 and 2 are off by as much.
+  fit = chi_square_fit({0.5, 0.3, 0.2}, {5000, 3600, 1400});
+  EXPECT_TRUE(fit.rejected);
+  EXPECT_EQ(fit.worst_category, 2);
+  EXPECT_DOUBLE_EQ(fit.worst_observed, 0.14);
+}
+
+TEST(ChiSquareFit, PoolsCategoriesOfSmallExpectedCount) {
+  // Expected 6000, 3900, 40, 30, 30: the last three pool to 100, three groups.
+  EXPECT_EQ(chi_square_fit({0.6, 0.39, 0.004, 0.003, 0.003}, {6000, 3900, 40, 30, 30}).degrees_of_freedom, 2);
+  // Expected 6000, 3960, 20, 20: a pool of 40 is still too small and joins 3960.
+  FitResult fit = chi_square_fit({0.6, 0.396, 0.002, 0.002}, {6000, 3960, 20, 20});
+  EXPECT_EQ(fit.degrees_of_freedom, 1);
+  EXPECT_FALSE(fit.rejected);
+  // A rare category's excess is judged in its pool: 40 + 30 + 30 expected, 130 seen is not enough to reject...
+  EXPECT_FALSE(chi_square_fit({0.6, 0.39, 0.004, 0.003, 0.003}, {5970, 3900, 70, 30, 30}).rejected);
+  // ...but 400 is.
+  EXPECT_TRUE(chi_square_fit({0.6, 0.39, 0.004, 0.003, 0.003}, {5640, 3900, 370, 30, 30}).rejected);
+}
+
+TEST(ChiSquareFit, IgnoresZeroProbabilityCategoriesAndCannotRejectOneCategory) {
+  FitResult fit = chi_square_fit({0.5, 0.0, 0.5}, {5000, 0, 5000});
+  EXPECT_EQ(fit.degrees_of_freedom, 1);
+  EXPECT_FALSE(fit.rejected);
+  EXPECT_NE(fit.worst_category, 1);
+  EXPECT_FALSE(chi_square_fit({1.0}, {100}).rejected);
+}
+
+TEST(DrawsForPower, GrowsAsTheDeviationShrinks) {
+  const std::vector<double> uniform(10, 0.1);
+  std::int64_t coarse = draws_for_power(uniform, 0.1);
+  std::int64_t standard = draws_for_power(uniform, 0.02);
+  std::int64_t fine = draws_for_power(uniform, 0.01);
+  std::int64_t finer = draws_for_power(uniform, 0.005);
+  EXPECT_EQ(coarse, 20000) << "never fewer than the minimum";
+  EXPECT_LT(coarse, standard);
+  EXPECT_LT(standard, fine);
+  EXPECT_LT(fine, finer);
+  // Noncentrality grows as n deviation^2: halving the deviation needs about 4x the draws.
+  EXPECT_GT(static_cast<double>(fine) / static_cast<double>(standard), 3.0);
+  EXPECT_LT(static_cast<double>(fine) / static_cast<double>(standard), 5.0);
+}
+
+// Draws `n` categories from `probs` by inverse CDF on splitmix64.
+std::vector<std::int64_t> sample_counts(const std::vector<double>& probs, std::int64_t n, std::uint64_t seed) {
+  std::vector<double> cdf(probs.size());
+  std::partial_sum(probs.begin(), probs.end(), cdf.begin());
+  SplitMix64 stream(seed);
+  std::vector<std::int64_t> counts(probs.size(), 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    double u = stream.uniform01() * cdf.back();
+    std::size_t k = static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    ++counts[std::min(k, probs.size() - 1)];
+  }
+  return counts;
+}
+
+TEST(ChiSquareSimulation, CorrectSamplerPassesAndOneOffByTwoPercentFails) {
+  // p0 = 0.5 with the rest compensating in proportion is the least detectable
+  // shift of 0.02 (noncentrality exactly 4 n 0.02^2): the power rule's worst case.
+  const std::vector<double> probs = {0.5, 0.2, 0.15, 0.1, 0.03, 0.01, 0.005, 0.005};
+  std::vector<double> shifted = probs;
+  shifted[0] -= kDetectableDeviation;
+  for (std::size_t i = 1; i < shifted.size(); ++i) shifted[i] *= (1 - shifted[0]) / (1 - probs[0]);
+  const std::int64_t n = draws_for_power(probs);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    FitResult correct = chi_square_fit(probs, sample_counts(probs, n, seed));
+    EXPECT_FALSE(correct.rejected) << "seed " << seed << ": statistic " << correct.statistic << " > "
+                                   << correct.threshold;
+    FitResult wrong = chi_square_fit(probs, sample_counts(shifted, n, 1000 + seed));
+    EXPECT_TRUE(wrong.rejected) << "seed " << seed << " (n " << n << "): statistic " << wrong.statistic
+                                << " <= " << wrong.threshold;
+    EXPECT_EQ(wrong.worst_category, 0) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace judge
