@@ -26,8 +26,8 @@ std::string read_file(const fs::path& path) {
 class GradeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("judge-grade-test-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A fixed place, so a rerun of the tests finds the runners in the cache.
+    dir_ = fs::path(JUDGE_TEST_BINARY_DIR) / "grade_test.files" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -85,7 +85,8 @@ TEST(CrashReport, UndefinedBehaviorSanitizerGivesItsOwnLocation) {
 }
 
 TEST(CrashReport, ResidentMemoryLimitIsAMemoryVerdict) {
-  CrashReport report = read("==9==AddressSanitizer: hard rss limit exhausted (1800Mb vs 1792Mb)\n");
+  // As libasan 8 prints it: the limit, then the resident memory.
+  CrashReport report = read("==9==AddressSanitizer: hard rss limit exhausted (1792Mb vs 1800Mb)\n==9==Process memory map follows:\n");
   EXPECT_TRUE(report.memory_limit);
   EXPECT_EQ(report.what, "AddressSanitizer: resident memory 1800 MiB over the limit of 1792 MiB");
 }

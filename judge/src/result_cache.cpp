@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -82,7 +83,8 @@ void store_cached_result(const Paths& paths, const std::string& key, const Probl
   std::string file = result_file(paths, key);
   std::error_code error;
   fs::create_directories(fs::path(file).parent_path(), error);
-  std::string temporary = fmt::format("{}.tmp{}", file, getpid());
+  static std::atomic<unsigned> stores{0};  // unique per thread too: `grade` and `run --all` judge in parallel
+  std::string temporary = fmt::format("{}.tmp{}-{}", file, getpid(), stores++);
   {
     std::ofstream out(temporary);
     out << data.dump(-1, ' ', false, json::error_handler_t::replace);

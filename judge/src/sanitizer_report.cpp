@@ -173,8 +173,9 @@ std::optional<CrashReport> read_crash_report(const std::string& output, const Cr
       in_stack = !stack_done;
     } else if (std::regex_search(line, match, kRssLimit)) {
       report.memory_limit = true;
+      // "(limit vs now)"
       what_from_sanitizer = fmt::format("{}: resident memory {} MiB over the limit of {} MiB", match[1].str(),
-                                        match[2].str(), match[3].str());
+                                        match[3].str(), match[2].str());
     } else if (std::regex_match(line, match, kUndefined) && what_from_sanitizer.empty()) {
       what_from_sanitizer = "UndefinedBehaviorSanitizer: " + match[4].str();
       undefined_at = SourceFrame{"", match[1], std::stoi(match[2])};
