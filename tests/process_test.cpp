@@ -361,6 +361,26 @@ TEST_F(FakeRunnerTest, WhatTheRunnerPrintedIsKept) {
   EXPECT_EQ(call.output, "hello\nworld\n");
 }
 
+std::set<std::string> scratch_directories() {
+  std::set<std::string> dirs;
+  for (const auto& entry : fs::directory_iterator("/tmp"))
+    if (entry.path().filename().string().rfind("judge-run-", 0) == 0) dirs.insert(entry.path().string());
+  return dirs;
+}
+
+TEST_F(FakeRunnerTest, ARunnerThatCannotStartLeavesNoScratchDirectory) {
+  // Other judges on this machine may create scratch directories meanwhile,
+  // but not one for each of these twenty failed starts.
+  std::set<std::string> before = scratch_directories();
+  for (int i = 0; i < 20; ++i) {
+    RunnerSession session((dir_ / "missing").string(), RunnerLimits{});
+    EXPECT_EQ(session.call("op", nlohmann::json::object(), 300).outcome, CallResult::Outcome::kHarnessError);
+  }
+  std::size_t left = 0;
+  for (const std::string& dir : scratch_directories()) left += !before.count(dir);
+  EXPECT_LT(left, 20u) << "a failed start leaves its scratch directory behind";
+}
+
 TEST_F(FakeRunnerTest, AMissingRunnerIsAHarnessErrorNotALearnerVerdict) {
   std::string missing = (dir_ / "missing").string();
   RunnerSession session(missing, RunnerLimits{});

@@ -69,6 +69,7 @@ bool RunnerSession::start(std::string* error) {
   int sockets[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
     *error = fmt::format("socketpair: {}", std::strerror(errno));
+    kill_runner();  // removes the scratch directory
     return false;
   }
   SpawnSpec spec;
@@ -86,6 +87,7 @@ bool RunnerSession::start(std::string* error) {
   close(sockets[1]);
   if (!child_) {
     close(sockets[0]);
+    kill_runner();  // removes the scratch directory
     return false;
   }
   channel_ = sockets[0];
