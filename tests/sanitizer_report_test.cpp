@@ -133,6 +133,14 @@ TEST(CrashReport, TerminateNamesTheException) {
   EXPECT_EQ(report.what, "std::terminate: uncaught std::runtime_error: boom (thrown out of a noexcept function or a destructor?)");
 }
 
+TEST(CrashReport, NumbersTheLearnersCodePrintedNeverThrow) {
+  CrashReport report = read("/home/ada/workspace/top_p.hpp:99999999999999999999:1: runtime error: made up\n"
+                            "judge-crash-trace: pc=0xfffffffffffffffffffff 0xzz\n"
+                            "    #0 0x5  (/cache/runners/top_p-0123+0xffffffffffffffffffffff)\n");
+  EXPECT_EQ(report.what, "UndefinedBehaviorSanitizer: made up");
+  EXPECT_EQ(report.where, "");
+}
+
 TEST(CrashReport, TraceLinesAreDroppedFromTheOutputShown) {
   EXPECT_EQ(without_crash_trace("hello\n\njudge-crash-trace: 0x1 0x2\n"), "hello\n");
   EXPECT_EQ(without_crash_trace("\njudge-crash-trace: 0x1\n"), "");

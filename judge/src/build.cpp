@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -187,8 +188,13 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
     outcome.diagnostics = filter_diagnostics(result.output, context);
     return outcome;
   }
+  // Never replace a runner another build stored meanwhile: a sandboxed
+  // runner being started from it pins its inode (the exec descriptor) and
+  // its path (the Landlock execute rule), and a rename over it between the
+  // two makes the exec fail. A hard link stores it only if it is absent.
   std::error_code rename_error;
-  fs::rename(temporary, binary, rename_error);
+  if (link(temporary.c_str(), binary.c_str()) == 0 || errno == EEXIST) fs::remove(temporary, rename_error);
+  else fs::rename(temporary, binary, rename_error);  // no hard links here
   if (rename_error && !fs::is_regular_file(binary))
     throw JudgeFault{fmt::format("cannot store the runner in {}: {}", display_path(binary), rename_error.message())};
   outcome.ok = true;

@@ -2,6 +2,7 @@
 #include "sanitizer_report.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
@@ -30,6 +31,18 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+// Numbers in text the learner's code may have printed: never throw, 0 when
+// not a number or out of range.
+std::uint64_t parse_number(const std::string& text, int base = 10) {
+  std::uint64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  return error == std::errc() ? value : 0;
+}
+int parse_line(const std::string& text) {
+  std::uint64_t value = parse_number(text);
+  return value > 100000000 ? 0 : static_cast<int>(value);
+}
+
 bool same_file(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty()) return false;
   if (fs::path(a).lexically_normal() == fs::path(b).lexically_normal()) return true;
@@ -56,9 +69,9 @@ std::optional<StackFrame> parse_stack_frame(const std::string& line) {
   StackFrame frame;
   if (std::regex_search(body, match, kModule)) {
     frame.module = match[1];
-    frame.offset = std::stoull(match[2], nullptr, 16);
+    frame.offset = parse_number(match[2], 16);
   } else if (std::regex_match(body, match, kSource)) {
-    frame.source = {match[1], match[2], std::stoi(match[3])};
+    frame.source = {match[1], match[2], parse_line(match[3])};
   }
   return frame;
 }
@@ -138,7 +151,7 @@ std::vector<std::vector<SourceFrame>> addr2line_symbolizer(const std::string& bi
     frame.file = place.substr(0, colon);
     if (colon != std::string::npos) {
       std::string number = place.substr(colon + 1, place.find_first_not_of("0123456789", colon + 1) - colon - 1);
-      frame.line = number.empty() ? 0 : std::stoi(number);
+      frame.line = parse_line(number);
     }
     chains[static_cast<std::size_t>(index)].push_back(frame);
   }
@@ -178,7 +191,7 @@ std::optional<CrashReport> read_crash_report(const std::string& output, const Cr
                                         match[3].str(), match[2].str());
     } else if (std::regex_match(line, match, kUndefined) && what_from_sanitizer.empty()) {
       what_from_sanitizer = "UndefinedBehaviorSanitizer: " + match[4].str();
-      undefined_at = SourceFrame{"", match[1], std::stoi(match[2])};
+      undefined_at = SourceFrame{"", match[1], parse_line(match[2])};
       in_stack = !stack_done;
     } else if (std::regex_match(line, match, kLibraryCheck) && what_from_check.empty()) {
       what_from_check = describe_library_check(match[3], match[4]);
@@ -194,7 +207,9 @@ std::optional<CrashReport> read_crash_report(const std::string& output, const Cr
         // pc= is the faulting instruction; the rest are return addresses,
         // whose call is the instruction just before.
         bool exact = word.rfind("pc=", 0) == 0;
-        std::uint64_t address = std::strtoull(word.c_str() + (exact ? 3 : 0), nullptr, 16);
+        std::string digits = word.substr(exact ? 3 : 0);
+        if (digits.rfind("0x", 0) == 0) digits.erase(0, 2);
+        std::uint64_t address = parse_number(digits, 16);
         if (address > 0) trace.push_back(exact ? address : address - 1);
       }
       found = true;
