@@ -288,7 +288,7 @@ class FakeRunnerTest : public ProcessTest {
     char pattern[] = "/tmp/judge-fake-runner-XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
-    // The sandbox may run the runner as nobody: it must be able to reach it.
+    // The sandbox may run the runner as another user: it must be able to reach it.
     fs::permissions(dir_, kReadableByAll);
   }
   void TearDown() override {
@@ -361,24 +361,74 @@ TEST_F(FakeRunnerTest, WhatTheRunnerPrintedIsKept) {
   EXPECT_EQ(call.output, "hello\nworld\n");
 }
 
-std::set<std::string> scratch_directories() {
+// This process's scratch directories ("judge-run-PID-XXXXXX").
+std::set<std::string> own_scratch_directories() {
   std::set<std::string> dirs;
+  std::string prefix = "judge-run-" + std::to_string(getpid()) + "-";
   for (const auto& entry : fs::directory_iterator("/tmp"))
-    if (entry.path().filename().string().rfind("judge-run-", 0) == 0) dirs.insert(entry.path().string());
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) dirs.insert(entry.path().string());
   return dirs;
 }
 
 TEST_F(FakeRunnerTest, ARunnerThatCannotStartLeavesNoScratchDirectory) {
-  // Other judges on this machine may create scratch directories meanwhile,
-  // but not one for each of these twenty failed starts.
-  std::set<std::string> before = scratch_directories();
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < 3; ++i) {
     RunnerSession session((dir_ / "missing").string(), RunnerLimits{});
     EXPECT_EQ(session.call("op", nlohmann::json::object(), 300).outcome, CallResult::Outcome::kHarnessError);
   }
-  std::size_t left = 0;
-  for (const std::string& dir : scratch_directories()) left += !before.count(dir);
-  EXPECT_LT(left, 20u) << "a failed start leaves its scratch directory behind";
+  EXPECT_TRUE(own_scratch_directories().empty()) << "a failed start leaves its scratch directory behind: "
+                                                 << ::testing::PrintToString(own_scratch_directories());
+}
+
+TEST_F(FakeRunnerTest, ARunnerInAPrivateDirectoryStarts) {
+  // A checkout under /root is mode 0700: as root the judge reaches it, the
+  // runner's user does not. The runner must start all the same.
+  fs::path private_dir = dir_ / "private";
+  fs::create_directories(private_dir);
+  fs::permissions(private_dir, fs::perms::owner_all);
+  fs::path runner = private_dir / "prints";
+  fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
+  fs::permissions(runner, kReadableByAll);
+  RunnerSession session(runner.string(), RunnerLimits{});
+  CallResult call = session.call("op", nlohmann::json::object(), 2000);
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied) << call.detail;
+  EXPECT_EQ(call.output, "hello\nworld\n");
+}
+
+TEST_F(FakeRunnerTest, OneRunnersForkBombDoesNotStopAnotherRunner) {
+  // The process cap is per user: each runner needs a user of its own.
+  if (!sandbox_support().drop_to_nobody || !sandbox_support().namespaces)
+    GTEST_SKIP() << "the process cap applies only when the judge is root, with PID namespaces";
+  fs::path bomb = dir_ / "forks_to_the_cap";
+  fs::copy_file(FAKE_RUNNER, bomb, fs::copy_options::overwrite_existing);
+  fs::permissions(bomb, kReadableByAll);
+  // Two bombs, one after the other: a user at its cap may still start one
+  // more process (the kernel refuses only above it), so only the second
+  // bomb takes a shared user over the cap.
+  auto run_bomb = [&] {
+    RunnerSession session(bomb.string(), RunnerLimits{});
+    EXPECT_EQ(session.call("op", nlohmann::json::object(), 4000).outcome, CallResult::Outcome::kTimeout);
+  };
+  std::thread first_bomb(run_bomb);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // at its cap by now
+  std::thread second_bomb(run_bomb);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  fs::path runner = dir_ / "prints";
+  fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
+  fs::permissions(runner, kReadableByAll);
+  RunnerSession session(runner.string(), RunnerLimits{});
+  CallResult call = session.call("op", nlohmann::json::object(), 2000);
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied) << call.detail;
+  EXPECT_EQ(call.output, "hello\nworld\n");
+  first_bomb.join();
+  second_bomb.join();
+}
+
+TEST_F(FakeRunnerTest, ARunnerThatRanLeavesNoScratchDirectory) {
+  {
+    CallResult call = call_fake("prints");
+    EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);
+  }
+  EXPECT_TRUE(own_scratch_directories().empty()) << ::testing::PrintToString(own_scratch_directories());
 }
 
 TEST_F(FakeRunnerTest, AMissingRunnerIsAHarnessErrorNotALearnerVerdict) {

@@ -32,6 +32,7 @@ struct JudgeRun {
   int status = -1;
   std::string out, err;
   long max_rss_kb = 0;
+  pid_t pid = -1;  // the judge's process
 };
 
 JudgeRun run_judge(const std::vector<std::string>& args) {
@@ -55,6 +56,7 @@ JudgeRun run_judge(const std::vector<std::string>& args) {
   close(out_pipe[1]);
   close(err_pipe[1]);
   JudgeRun run;
+  run.pid = pid;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_count = 2;
   while (open_count > 0) {
@@ -107,10 +109,12 @@ std::vector<std::string> processes_mentioning(const std::string& needle) {
   return found;
 }
 
-std::set<std::string> scratch_dirs() {
+// The scratch directories a judge process made ("judge-run-PID-XXXXXX").
+std::set<std::string> scratch_dirs_of(pid_t judge) {
   std::set<std::string> dirs;
+  std::string prefix = "judge-run-" + std::to_string(judge) + "-";
   for (const auto& entry : fs::directory_iterator("/tmp"))
-    if (entry.path().filename().string().rfind("judge-run-", 0) == 0) dirs.insert(entry.path());
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) dirs.insert(entry.path());
   return dirs;
 }
 
@@ -168,7 +172,6 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   else
     std::ofstream(solution) << text;
 
-  std::set<std::string> scratch_before = scratch_dirs();
   JudgeRun run = run_judge({"run", "temperature", "--solution", solution.string(), "--format", "json", "--no-cache"});
 
   // The judge's own behaviour.
@@ -197,8 +200,7 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
     EXPECT_FALSE(fs::exists(path)) << path << " was written";
     fs::remove(path);
   }
-  for (const std::string& scratch : scratch_dirs())
-    EXPECT_TRUE(scratch_before.count(scratch)) << scratch << " (a scratch directory) was left behind";
+  for (const std::string& scratch : scratch_dirs_of(run.pid)) ADD_FAILURE() << scratch << " (a scratch directory) was left behind";
   int connection = accept(listener, nullptr, nullptr);
   EXPECT_LT(connection, 0) << "the fixture connected to 127.0.0.1";
   if (connection >= 0) close(connection);

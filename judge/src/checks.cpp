@@ -121,6 +121,9 @@ bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int 
       if (call.killed_by_cpu_limit) {
         result->verdict = Verdict::kTimeLimitExceeded;
         result->message = "the runner used up its CPU time limit and was killed";
+      } else if (call.out_of_memory) {
+        result->verdict = Verdict::kMemoryLimitExceeded;
+        result->message = fmt::format("the kernel killed the runner at its memory limit (the problem allows {} MiB)", memory_mb);
       } else if (call.signal != 0 && call.peak_memory_kb >= static_cast<long>(memory_mb) * 1024 * 9 / 10) {
         // Killed while at the memory limit: the allocation failed and the code
         // went on with a null pointer, or the kernel killed it.

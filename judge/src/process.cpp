@@ -34,6 +34,7 @@ struct ChildPlan {
   uid_t outer_uid = 0;
   gid_t outer_gid = 0;
   bool drop_privileges = false;
+  uid_t runner_uid = 0;
   int landlock_abi = 0;
   const char* const* read_only = nullptr;
   const char* read_write = nullptr;
@@ -75,13 +76,16 @@ void close_all_except(int keep) {
   }
   if (spec.file_size_bytes) set_limit(RLIMIT_FSIZE, spec.file_size_bytes);
   if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) fail_in_child(plan.error_pipe, "chdir");
+  int ruleset = -1;
+  if (plan.landlock_abi > 0) {
+    ruleset = sandbox_child::filesystem_ruleset(plan.landlock_abi, plan.read_only, plan.read_write, plan.executable);
+    if (ruleset < 0) fail_in_child(plan.error_pipe, "landlock");
+  }
   if (plan.drop_privileges) {
     set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
-    if (!sandbox_child::drop_privileges()) fail_in_child(plan.error_pipe, "setresuid");
+    if (!sandbox_child::drop_privileges(plan.runner_uid)) fail_in_child(plan.error_pipe, "setresuid");
   }
-  if (plan.landlock_abi > 0 &&
-      !sandbox_child::restrict_filesystem(plan.landlock_abi, plan.read_only, plan.read_write, plan.executable))
-    fail_in_child(plan.error_pipe, "landlock");
+  if (ruleset >= 0 && !sandbox_child::enforce_ruleset(ruleset)) fail_in_child(plan.error_pipe, "landlock");
   signal(SIGPIPE, SIG_DFL);
   if (plan.exec_fd >= 0) {
     syscall(SYS_execveat, plan.exec_fd, "", plan.argv, plan.envp, AT_EMPTY_PATH);
@@ -97,6 +101,9 @@ void close_all_except(int keep) {
 // program.
 [[noreturn]] void exec_child(const SpawnSpec& spec, const ChildPlan& plan) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Before anything else (and while still the judge's user, who may write
+  // there): everything this child starts is then counted in the cgroup.
+  if (spec.cgroup_procs_fd >= 0 && write(spec.cgroup_procs_fd, "0", 1) != 1) fail_in_child(plan.error_pipe, "cgroup");
   setpgid(0, 0);
   int devnull = open("/dev/null", O_RDONLY);
   if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(plan.out_write, 1) < 0 || dup2(plan.err_write, 2) < 0)
@@ -111,7 +118,7 @@ void close_all_except(int keep) {
   // Keep the error pipe (close-on-exec) so exec failures reach the parent.
   int first_to_close = spec.channel_fd >= 0 ? 4 : 3;
   for (int fd = first_to_close; fd < 1024; ++fd)
-    if (fd != plan.error_pipe && fd != plan.exec_fd) close(fd);
+    if (fd != plan.error_pipe && fd != plan.exec_fd) close(fd);  // the cgroup's too
   if (!plan.namespaces) become_program(spec, plan);
 
   if (!sandbox_child::enter_namespaces(*plan.support, plan.outer_uid, plan.outer_gid))
@@ -211,6 +218,7 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
     plan.outer_uid = getuid();
     plan.outer_gid = getgid();
     plan.drop_privileges = support.drop_to_nobody;
+    plan.runner_uid = next_runner_uid();
     plan.landlock_abi = support.landlock_abi;
     for (const std::string& path : spec.sandbox_paths.read_only) read_only.push_back(path.c_str());
     read_only.push_back(nullptr);
@@ -225,7 +233,7 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
       return nullptr;
     }
     if (support.drop_to_nobody && !spec.sandbox_paths.read_write.empty() &&
-        chown(spec.sandbox_paths.read_write.c_str(), kNobody, kNobody) != 0) {
+        chown(spec.sandbox_paths.read_write.c_str(), plan.runner_uid, kNobody) != 0) {
       *error = fmt::format("chown {}: {}", spec.sandbox_paths.read_write, std::strerror(errno));
       close(plan.exec_fd);
       for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0], status_pipe[1]}) close(fd);

@@ -23,10 +23,11 @@ struct SpawnSpec {
   std::string working_dir;        // empty: inherit
   int channel_fd = -1;            // when >= 0, becomes the child's descriptor 3
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; 0: unlimited
+  int cgroup_procs_fd = -1;  // when >= 0, the child moves itself into that cgroup first
   int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
   // Sandboxed children get what sandbox_support() allows: PID and network
-  // namespaces, Landlock over `sandbox_paths`, nobody with RLIMIT_NPROC
+  // namespaces, Landlock over `sandbox_paths`, a user of their own with RLIMIT_NPROC
   // `max_processes` when the judge is root. argv[0] must then be a path.
   bool sandbox = false;
   SandboxPaths sandbox_paths;

@@ -60,12 +60,13 @@ RunnerSession::RunnerSession(std::string binary, RunnerLimits limits)
 RunnerSession::~RunnerSession() { stop(); }
 
 bool RunnerSession::start(std::string* error) {
-  char scratch_template[] = "/tmp/judge-run-XXXXXX";
-  if (!mkdtemp(scratch_template)) {
+  // Named after the judge's process, so a judge's leftovers can be told apart.
+  std::string scratch_template = fmt::format("/tmp/judge-run-{}-XXXXXX", getpid());
+  if (!mkdtemp(scratch_template.data())) {
     *error = fmt::format("mkdtemp: {}", std::strerror(errno));
     return false;
   }
-  scratch_dir_ = scratch_template;
+  scratch_dir_ = scratch_template.c_str();
   int sockets[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
     *error = fmt::format("socketpair: {}", std::strerror(errno));
@@ -78,7 +79,13 @@ bool RunnerSession::start(std::string* error) {
   spec.env.insert(spec.env.end(), limits_.extra_env.begin(), limits_.extra_env.end());
   spec.working_dir = scratch_dir_;
   spec.channel_fd = sockets[1];
-  spec.address_space_bytes = limits_.memory_bytes;
+  if (limits_.memory_bytes > 0) {
+    std::string unused;  // a cgroup that cannot be made now falls back like a missing one
+    if (std::optional<CgroupLocation> parent = memory_cgroup_parent())
+      cgroup_ = MemoryCgroup::create(*parent, limits_.memory_bytes, &unused);
+    if (cgroup_) spec.cgroup_procs_fd = cgroup_->procs_fd();
+    else if (limits_.address_space_limit) spec.address_space_bytes = limits_.memory_bytes;
+  }
   spec.cpu_seconds = limits_.cpu_seconds;
   spec.file_size_bytes = limits_.file_size_bytes;
   spec.sandbox = true;
@@ -112,6 +119,7 @@ void RunnerSession::kill_runner() {
     child_->wait();
     child_.reset();
   }
+  cgroup_.reset();  // after the child: a cgroup with processes cannot be removed
   if (channel_ >= 0) close(channel_);
   channel_ = -1;
   if (!scratch_dir_.empty()) {
@@ -159,6 +167,10 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
     result.killed_by_cpu_limit = !status.exited && status.signal == SIGXCPU;
     result.signal = status.exited ? 0 : status.signal;
     result.peak_memory_kb = status.max_rss_kb;
+    if (cgroup_) {
+      result.out_of_memory = cgroup_->out_of_memory();
+      result.peak_memory_kb = std::max(result.peak_memory_kb, static_cast<long>(cgroup_->peak_bytes() / 1024));
+    }
     result.detail = what_happened;
     result.wall_ms = ms_since(start);
     result.output = with_dropped_note(printed);

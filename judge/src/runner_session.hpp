@@ -8,12 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "memory_cgroup.hpp"
 #include "process.hpp"
 
 namespace judge {
 
 struct RunnerLimits {
-  std::uint64_t memory_bytes = 1ull << 30;  // address space of the runner
+  // The runner's memory: a memory cgroup's limit where the machine allows
+  // one (memory_cgroup.hpp), otherwise its address space (RLIMIT_AS) when
+  // `address_space_limit`. 0: unlimited.
+  std::uint64_t memory_bytes = 1ull << 30;
+  bool address_space_limit = true;  // false for sanitized runners (ASan reserves terabytes)
   int cpu_seconds = 60;                     // for the whole session, a backstop
   std::uint64_t file_size_bytes = 16ull << 20;
   int grace_ms = 100;                       // SIGTERM, then SIGKILL after this
@@ -43,6 +48,7 @@ struct CallResult {
   bool killed_by_cpu_limit = false;
   int signal = 0;              // kDied: the signal that ended the runner, if any
   long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
+  bool out_of_memory = false;  // kDied: the kernel killed it at its memory cgroup's limit
   std::string output;          // what the learner's code printed during the call (head)
 };
 
@@ -69,6 +75,7 @@ class RunnerSession {
 
   std::string binary_;
   RunnerLimits limits_;
+  std::unique_ptr<MemoryCgroup> cgroup_;  // made before the child, removed after it
   std::unique_ptr<Child> child_;
   int channel_ = -1;
   std::string nonce_;

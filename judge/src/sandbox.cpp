@@ -1,6 +1,8 @@
 // Probing and applying the runner's sandbox.
 #include "sandbox.hpp"
 
+#include "memory_cgroup.hpp"
+
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/landlock.h>
@@ -11,8 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -132,16 +136,36 @@ std::vector<ProtectionReport> describe_protections() {
                  s.landlock_abi >= 6 ? "no signals to, and no abstract sockets of, processes outside the sandbox"
                                      : fmt::format("needs Landlock ABI 6, have {}", s.landlock_abi)});
   out.push_back({"unprivileged user", s.drop_to_nobody,
-                 s.drop_to_nobody ? "runs as nobody (the judge is root); RLIMIT_NPROC caps processes at 64"
+                 s.drop_to_nobody ? "runs as a user of its own, group nobody (the judge is root); RLIMIT_NPROC caps "
+                                    "its processes at 64"
                                   : "the judge is not root: the runner keeps your user; RLIMIT_NPROC is not applied "
                                     "(it would count all your processes)"});
-  out.push_back({"memory", true, "RLIMIT_AS at the problem's limit (cgroup v2 memory.max is not used)"});
+  const MemoryCgroupSupport& memory = memory_cgroup_support();
+  const char* disabled = std::getenv(kNoMemoryCgroupVariable);
+  if (memory.available && disabled && *disabled)
+    out.push_back({"memory cgroup", false,
+                   fmt::format("available, but {} is set; RLIMIT_AS at the problem's limit instead", kNoMemoryCgroupVariable)});
+  else if (memory.available)
+    out.push_back({"memory cgroup", true,
+                   fmt::format("{} under {}: resident memory capped at the problem's limit, sanitized runs included",
+                               memory.parent.version == CgroupVersion::kV2 ? "cgroup v2 memory.max" : "cgroup v1 memory.limit_in_bytes",
+                               memory.parent.directory)});
+  else
+    out.push_back({"memory cgroup", false,
+                   memory.missing + "; RLIMIT_AS at the problem's limit instead (not under --sanitize, where "
+                                    "AddressSanitizer's own allocation and resident-memory limits apply)"});
   out.push_back({"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
   out.push_back({"output", true, "stdout/stderr drained by the judge; 16 KiB per case kept, the rest discarded"});
   out.push_back({"files", true, "RLIMIT_FSIZE 16 MiB; the scratch directory is removed after the run"});
   out.push_back({"descriptors and environment", true, "only 0, 1, 2 and the judge's channel; a clean environment"});
   out.push_back({"core dumps", true, "RLIMIT_CORE 0"});
   return out;
+}
+
+uid_t next_runner_uid() {
+  static std::atomic<std::uint32_t> counter{0};
+  std::uint32_t mixed = (static_cast<std::uint32_t>(getpid()) << 10) ^ counter++;
+  return static_cast<uid_t>(0x50000000u + (mixed & 0x0fffffffu));
 }
 
 SandboxPaths default_sandbox_paths(const std::string& scratch_dir, const std::string& executable) {
@@ -169,8 +193,8 @@ bool enter_namespaces(const SandboxSupport& support, uid_t outer_uid, gid_t oute
   return true;
 }
 
-bool restrict_filesystem(int landlock_abi, const char* const* read_only, const char* read_write,
-                         const char* executable) {
+int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write,
+                       const char* executable) {
   RulesetAttr attr{handled_fs(landlock_abi), 0, 0};
   std::size_t size = sizeof(std::uint64_t);
   if (landlock_abi >= 4) attr.handled_access_net = kNetBindTcp | kNetConnectTcp, size = 2 * sizeof(std::uint64_t);
@@ -181,15 +205,22 @@ bool restrict_filesystem(int landlock_abi, const char* const* read_only, const c
   for (const char* const* path = read_only; *path && ok; ++path) ok = add_rule(ruleset, *path, kFsRead, attr.handled_access_fs);
   ok = ok && add_rule(ruleset, read_write, attr.handled_access_fs, attr.handled_access_fs);
   ok = ok && add_rule(ruleset, executable, LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE, attr.handled_access_fs);
-  ok = ok && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
-  ok = ok && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+  if (!ok) {
+    close(ruleset);
+    return -1;
+  }
+  return ruleset;
+}
+
+bool enforce_ruleset(int ruleset) {
+  bool ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
   close(ruleset);
   return ok;
 }
 
-bool drop_privileges() {
+bool drop_privileges(uid_t uid) {
   return setgroups(0, nullptr) == 0 && setresgid(kNobody, kNobody, kNobody) == 0 &&
-         setresuid(kNobody, kNobody, kNobody) == 0;
+         setresuid(uid, uid, uid) == 0;
 }
 
 }  // namespace sandbox_child

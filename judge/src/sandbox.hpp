@@ -6,8 +6,10 @@
 //   - network namespace, and Landlock's TCP rules: no network.
 //   - Landlock: read-only access to system directories, read-write only to
 //     a scratch directory; the problem's files and the reference unreadable.
-//   - running as root: the runner drops to nobody, so RLIMIT_NPROC caps its
-//     processes and file permissions apply.
+//   - running as root: the runner drops to a user of its own (group nobody),
+//     so RLIMIT_NPROC caps its processes and file permissions apply. A user
+//     per runner, not nobody for all: the kernel counts RLIMIT_NPROC per
+//     user, and one runner's fork bomb must not stop another from starting.
 //   - rlimits (address space, CPU, file size, core dumps), set by process.cpp.
 #pragma once
 
@@ -49,11 +51,20 @@ namespace sandbox_child {
 // Called between fork and exec: only system calls, no allocation. Each
 // returns false (errno set) on failure.
 bool enter_namespaces(const SandboxSupport& support, uid_t outer_uid, gid_t outer_gid);
-bool restrict_filesystem(int landlock_abi, const char* const* read_only, const char* read_write,
-                         const char* executable);
-bool drop_privileges();
+// The Landlock rules, built while still the judge's user (who can reach a
+// checkout in a private directory such as /root), as a ruleset descriptor;
+// -1 on failure. enforce_ruleset() applies it later, as the runner's user.
+int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write,
+                       const char* executable);
+bool enforce_ruleset(int ruleset);
+bool drop_privileges(uid_t uid);
 }  // namespace sandbox_child
 
 inline constexpr int kNobody = 65534;
+
+// A user id for the next runner: in a range no distribution assigns to
+// accounts (from 0x50000000), different for every runner of this process
+// and, by its process id, very likely from other judges' runners.
+uid_t next_runner_uid();
 
 }  // namespace judge

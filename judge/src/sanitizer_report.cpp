@@ -108,7 +108,11 @@ std::string asan_headline(const std::string& tool, std::string text) {
 }  // namespace
 
 RunnerLimits sanitized_runner_limits(RunnerLimits limits, const Problem& problem) {
-  limits.memory_bytes = 0;  // ASan maps ~20 TB of shadow address space
+  // ASan reserves ~20 TB of shadow address space: no RLIMIT_AS. A memory
+  // cgroup, where there is one, still bounds what is really used, with room
+  // for the shadow and the quarantine above ASan's own resident limit.
+  limits.address_space_limit = false;
+  limits.memory_bytes = static_cast<std::uint64_t>(problem.memory_mb * 3 / 2 + 512) << 20;
   limits.time_scale = kSanitizedTimeScale;
   limits.cpu_seconds = static_cast<int>(limits.cpu_seconds * kSanitizedTimeScale);
   // In place of RLIMIT_AS: a single allocation over the limit fails

@@ -25,7 +25,7 @@ ops:
   {0}:
     inputs: {{logits: doubles}}
     output: doubles
-limits: {{time_ms: 2000, memory_mb: 1024}}
+limits: {{time_ms: 2000, memory_mb: 256}}
 tolerance: {{atol: 1.0e-9, rtol: 1.0e-6}}
 samples:
   - name: example
