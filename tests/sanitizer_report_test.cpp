@@ -164,8 +164,13 @@ const Paths& source_paths() {
   return paths;
 }
 
-ProblemResult judge_fixture(const std::string& fixture, bool sanitize) {
+// Judges a temperature fixture; `max_cases` > 0 keeps only that many samples.
+ProblemResult judge_fixture(const std::string& fixture, bool sanitize, std::size_t max_cases = 0) {
   Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string());
+  if (max_cases > 0) {
+    problem.samples.resize(std::min(problem.samples.size(), max_cases));
+    problem.hidden.clear();
+  }
   JudgeRequest request;
   request.solution_file = (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / fixture).string();
   request.display_name = "fixtures/temperature/" + fixture;
@@ -191,6 +196,33 @@ TEST(CrashEndToEnd, SanitizeReportsAHeapOverflowAtTheLearnersLine) {
   ASSERT_FALSE(result.tests.empty());
   EXPECT_EQ(result.tests.front().message,
             "AddressSanitizer: heap-buffer-overflow (READ of size 8) at fixtures/temperature/heap_overflow.hpp:18");
+}
+
+TEST(SanitizeEndToEnd, SpeedIsNotComparedWithTheUnsanitizedReference) {
+  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "top_k").string());
+  problem.samples.clear();
+  std::erase_if(problem.hidden, [](const TestCase& test) { return test.check != "performance"; });
+  ASSERT_FALSE(problem.hidden.empty()) << "top_k has no performance case";
+  // No room at all: a sanitized reference is slower than the plain one, so
+  // this fails whenever the two are compared.
+  problem.hidden.resize(1);
+  problem.hidden[0].check_args = {{"factor", 1}, {"slack_ms", 0}, {"repetitions", 3}};
+  JudgeRequest request;
+  request.solution_file = (fs::path(JUDGE_SOURCE_DIR) / "solutions/top_k/reference.hpp").string();
+  request.display_name = "reference.hpp";
+  request.hints = false;
+  request.use_result_cache = false;
+  request.sanitize = true;
+  ProblemResult result = judge_solution(source_paths(), problem, request);
+  ASSERT_EQ(result.tests.size(), 1u);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.tests.front().message;
+  EXPECT_EQ(result.tests.front().message,
+            "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)");
+}
+
+TEST(SanitizeEndToEnd, AMemoryHogIsOverTheMemoryLimit) {
+  ProblemResult result = judge_fixture("memory_hog.hpp", true, 1);
+  EXPECT_EQ(result.verdict, Verdict::kMemoryLimitExceeded) << result.tests.front().message;
 }
 
 }  // namespace

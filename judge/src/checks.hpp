@@ -30,6 +30,9 @@ struct CheckContext {
   // milliseconds the call took inside its runner; for performance checks.
   // May be empty where no timing is wanted (hints).
   std::function<double(const std::string& op, const nlohmann::json& args)> reference_cpu_ms = {};
+  // Why speed is not compared with the reference in this run, when it is not
+  // (a sanitized learner against an unsanitized reference would be unfair).
+  std::string timing_off_reason = {};
 };
 
 class Checker {

@@ -87,8 +87,11 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
       result.message = fmt::format("not run: {} earlier cases exceeded their time limit", timeouts);
     } else {
       CheckContext context{problem, *test, session,
-                           [&](const std::string& op, const nlohmann::json& args) { return oracle.call(op, args); },
-                           [&](const std::string& op, const nlohmann::json& args) { return oracle.cpu_ms(op, args); }};
+                           [&](const std::string& op, const nlohmann::json& args) { return oracle.call(op, args); }};
+      if (request.sanitize)
+        context.timing_off_reason = "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
+      else
+        context.reference_cpu_ms = [&](const std::string& op, const nlohmann::json& args) { return oracle.cpu_ms(op, args); };
       result = find_checker(test->check)->run(context);
       explain_crash(crash, &result);
       if (result.verdict == Verdict::kTimeLimitExceeded) ++timeouts;

@@ -112,8 +112,10 @@ std::string read_text(const fs::path& path) {
 bool write_text(const fs::path& path, const std::string& text, std::string* error) {
   int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0 || write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
-    if (error) *error = fmt::format("{}: {}", path.string(), std::strerror(errno));
+    int failure = errno;  // callers look at it
+    if (error) *error = fmt::format("{}: {}", path.string(), std::strerror(failure));
     if (fd >= 0) close(fd);
+    errno = failure;
     return false;
   }
   close(fd);
@@ -153,6 +155,17 @@ void remove_stale_cgroups(const std::string& parent) {
   }
 }
 
+bool only_this_process_in(const fs::path& directory) {
+  std::istringstream procs(read_text(directory / "cgroup.procs"));
+  std::string pid;
+  bool self = false;
+  while (procs >> pid) {
+    if (pid != std::to_string(getpid())) return false;
+    self = true;
+  }
+  return self;
+}
+
 // Can the judge make limited children of `location`? Empty when it can.
 std::string probe(const CgroupLocation& location) {
   const fs::path directory = location.directory;
@@ -162,8 +175,26 @@ std::string probe(const CgroupLocation& location) {
     std::string enabled = read_text(directory / "cgroup.subtree_control");
     if (!has_whitespace_word(enabled, "memory")) {
       std::string error;
-      if (!write_text(directory / "cgroup.subtree_control", "+memory", &error))
-        return fmt::format("the memory controller is not delegated to the judge's cgroup ({})", error);
+      bool busy = false;
+      if (!write_text(directory / "cgroup.subtree_control", "+memory", &error)) {
+        busy = errno == EBUSY;
+        if (!busy) return fmt::format("the memory controller is not delegated to the judge's cgroup ({})", error);
+      }
+      // cgroup v2 enables controllers for children only in a cgroup with no
+      // processes of its own. When the judge is alone in its cgroup (a
+      // systemd scope made for it), it moves into a child and tries again.
+      if (busy) {
+        if (!only_this_process_in(directory))
+          return fmt::format("{} holds other processes besides the judge, so its memory controller cannot be "
+                             "enabled for children; run the judge in a cgroup of its own (see docs/sandbox.md)",
+                             location.directory);
+        fs::path own = directory / fmt::format("judge-{}-judge", getpid());
+        if (mkdir(own.c_str(), 0755) != 0 && errno != EEXIST)
+          return fmt::format("mkdir {}: {}", own.string(), std::strerror(errno));
+        if (!write_text(own / "cgroup.procs", std::to_string(getpid()), &error) ||
+            !write_text(directory / "cgroup.subtree_control", "+memory", &error))
+          return fmt::format("cannot enable the memory controller in {} ({})", location.directory, error);
+      }
     }
   }
   std::string error;

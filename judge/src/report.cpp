@@ -67,6 +67,7 @@ class TextReporter : public Reporter {
       if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
       if (!test.hint.empty()) fmt::print(out_, "        {} {}\n", paint("33", "hint (a known mistake):"), test.hint);
     }
+    if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
     if (!ok && !test.output.empty()) {
       fmt::print(out_, "        your code printed:\n{}", indent(test.output, "        | ", kPrintedLinesShown));
     }

@@ -62,7 +62,10 @@ class PerformanceChecker : public Checker {
       learner_ms.push_back(call.cpu_ms);
       if (context.reference_cpu_ms) reference_ms.push_back(context.reference_cpu_ms(test.op, test.input));
     }
-    if (reference_ms.empty()) return result;
+    if (reference_ms.empty()) {
+      result.message = context.timing_off_reason;
+      return result;
+    }
     double learner = median(learner_ms), reference = median(reference_ms);
     double limit = factor * reference + slack_ms;
     if (learner > limit) {
