@@ -5,6 +5,7 @@
 #include <poll.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -112,6 +113,26 @@ TEST(Cli, WrongSolutionExitsOneAndNamesTheFailure) {
     named = named || (test["verdict"] == "wrong_answer" &&
                       test["message"].get<std::string>().find("expected std::invalid_argument") != std::string::npos);
   EXPECT_TRUE(named) << run.out;
+}
+
+TEST(Cli, EditingAHeaderTheSolutionIncludesJudgesAgain) {
+  fs::path dir = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "helper_header";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "detail");
+  std::ofstream(dir / "solution.hpp") << "#pragma once\n#include \"detail/forward.hpp\"\n";
+  std::ofstream(dir / "detail" / "forward.hpp") << "#pragma once\n#include \"../body.hpp\"\n";
+  auto write_body = [&](const char* from) {
+    std::ofstream(dir / "body.hpp") << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / from).rdbuf();
+  };
+  auto verdict = [&] {
+    JudgeRun run = run_judge({"run", "temperature", "--solution", (dir / "solution.hpp").string(), "--format", "json"});
+    return parse_single_object(run.out).value("verdict", "");
+  };
+  write_body("solutions/temperature/reference.hpp");
+  EXPECT_EQ(verdict(), "accepted");
+  // Two levels down, the body becomes a known mistake: not a cached pass.
+  write_body("solutions/temperature/wrong/multiplies_by_temperature.hpp");
+  EXPECT_EQ(verdict(), "wrong_answer");
 }
 
 TEST(Cli, TextOutputEndsWithTheVerdict) {

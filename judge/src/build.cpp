@@ -146,6 +146,7 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
   Fingerprint key;
   key.add_file(solution);
   key.add(solution);  // diagnostics and __FILE__ name it
+  key.add_quoted_includes(solution);
   key.add_file(adapter);
   key.add_tree(paths.harness_include);
   key.add_file_stamp(paths.harness_library);

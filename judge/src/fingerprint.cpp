@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -45,6 +47,27 @@ void Fingerprint::add_tree(const std::string& dir) {
   for (const std::string& file : files) {
     add(file);
     add_file(file);
+  }
+}
+
+void Fingerprint::add_quoted_includes(const std::string& source) {
+  static const std::regex kQuotedInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::set<std::string> seen{std::filesystem::absolute(source).lexically_normal().string()};
+  std::vector<std::string> pending(seen.begin(), seen.end());
+  while (!pending.empty()) {
+    std::string file = pending.back();
+    pending.pop_back();
+    std::istringstream lines(read_whole_file(file));
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch match;
+      if (!std::regex_search(line, match, kQuotedInclude)) continue;
+      std::filesystem::path included = (std::filesystem::path(file).parent_path() / match[1].str()).lexically_normal();
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(included, error) || !seen.insert(included.string()).second) continue;
+      add(included.string());
+      add_file(included.string());
+      pending.push_back(included.string());
+    }
   }
 }
 

@@ -18,6 +18,10 @@ class Fingerprint {
   void add_file_stamp(const std::string& path);
   // Adds every regular file under `dir` (sorted), names and contents.
   void add_tree(const std::string& dir);
+  // Adds, recursively, every file that `source` includes with quotes and
+  // that sits beside the file including it (a learner's own helper
+  // headers), names and contents, so editing one changes the key.
+  void add_quoted_includes(const std::string& source);
   std::string hex() const;
 
  private:

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   run->add_flag("--reference", run_options.reference, "judge the reference solution");
   run->add_flag("--no-cache", run_options.no_cache, "judge again even if nothing changed since the last run");
   run->add_flag("--sanitize", run_options.sanitize,
-                "build your runner with AddressSanitizer and UBSan (slower; memory limit not enforced as usual)");
+                "build your runner with AddressSanitizer and UBSan (slower; speed not judged)");
   add_format(run, {"text", "json", "junit", "exercism", "gradescope"});
 
   GradeOptions grade_options;
