@@ -24,6 +24,7 @@ using nlohmann::json;
 
 constexpr std::size_t kSeedsPerRequest = 10000;
 constexpr std::size_t kRepeatedSeeds = 500;
+constexpr std::size_t kMinRepeatedSeeds = 25;
 constexpr std::int64_t kSupportDraws = 400;
 
 std::uint64_t name_hash(const std::string& text) {
@@ -77,7 +78,10 @@ class SamplerChecker : public Checker {
     }
     // The same seeds again, in reverse order and in a request of their own:
     // a sampler that ignores its seed, or keeps state between calls, differs.
-    std::size_t repeats = std::min(kRepeatedSeeds, seeds.size());
+    // A quarter of a small draw (at least kMinRepeatedSeeds) is plenty: a
+    // seed-ignoring sampler differs on a repeat with the probability that two
+    // draws differ, and each repeat on a large vocabulary costs a full call.
+    std::size_t repeats = std::min({kRepeatedSeeds, seeds.size(), std::max(kMinRepeatedSeeds, seeds.size() / 4)});
     std::vector<std::uint64_t> again(seeds.rbegin() + static_cast<long>(seeds.size() - repeats), seeds.rend());
     std::vector<int> redrawn;
     if (!draw(context, again, &redrawn, &result)) return result;
