@@ -1,0 +1,26 @@
+// The speculative_decoding problem's `speculate_many` op, compiled once
+// into the harness library (with its Eigen code, it was half of every
+// build of a learner's file): for each seed, decoding with a toy draft
+// model and a toy target model until at least two tokens are out. The
+// harness draws the drafts (trusted); the learner's speculative_accept
+// verifies them. The toy models are bigram tables:
+//   {k: K, draft: {start: [V], next: [[V] x V]}, target: {start: [V], next: [[V] x V]}}
+// `start` is the distribution of the first token, next[t] the distribution
+// after token t. Each seed's result is a list of rounds, each [drafts, emitted].
+#pragma once
+
+#include <judge_harness/value.hpp>
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <vector>
+
+namespace judge_harness::speculative_support {
+
+// The contract's signature, exactly.
+using LearnerAccept = std::vector<int>(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                       const Eigen::MatrixXd& target_probs, std::uint64_t seed);
+
+Value speculate_many(const Value& args, LearnerAccept* learner);
+
+}  // namespace judge_harness::speculative_support

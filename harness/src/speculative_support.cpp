@@ -1,0 +1,98 @@
+// See speculative_support.hpp.
+#include <judge_harness/runner.hpp>
+#include <judge_harness/speculative_support.hpp>
+
+namespace judge_harness::speculative_support {
+namespace {
+
+std::uint64_t mix(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+struct Bigram {
+  std::vector<double> start;
+  std::vector<std::vector<double>> next;
+  // The distribution of the token after `context` (all tokens so far).
+  const std::vector<double>& after(const std::vector<int>& context) const {
+    return context.empty() ? start : next[static_cast<std::size_t>(context.back())];
+  }
+};
+
+Bigram read_bigram(const Value& v, int* vocab) {
+  Bigram b;
+  b.start = v.at("start").as_doubles();
+  for (const Value& row : v.at("next").items()) b.next.push_back(row.as_doubles());
+  if (*vocab == 0) *vocab = static_cast<int>(b.start.size());
+  if (*vocab < 1 || static_cast<int>(b.start.size()) != *vocab || static_cast<int>(b.next.size()) != *vocab)
+    throw BadRequest{"speculate_many: a table is not V x V"};
+  for (const auto& row : b.next)
+    if (static_cast<int>(row.size()) != *vocab) throw BadRequest{"speculate_many: a table is not V x V"};
+  return b;
+}
+
+// Inverse CDF with a uniform in [0, 1); only tokens of positive probability.
+int draw(const std::vector<double>& probs, std::uint64_t bits) {
+  double u = static_cast<double>(bits >> 11) * 0x1.0p-53;
+  double total = 0;
+  for (double p : probs) total += p;
+  u *= total;
+  double cumulative = 0;
+  int last = -1;
+  for (int t = 0; t < static_cast<int>(probs.size()); ++t) {
+    if (probs[t] <= 0) continue;
+    cumulative += probs[t];
+    last = t;
+    if (u < cumulative) return t;
+  }
+  if (last < 0) throw BadRequest{"speculate_many: a distribution with no mass"};
+  return last;
+}
+
+}  // namespace
+
+Value speculate_many(const Value& args, LearnerAccept* learner_function) {
+  const Value& model = args.at("model");
+  const int k = static_cast<int>(model.at("k").as_int());
+  int vocab = 0;
+  const Bigram draft = read_bigram(model.at("draft"), &vocab);
+  const Bigram target = read_bigram(model.at("target"), &vocab);
+  if (k < 0) throw BadRequest{"speculate_many: k < 0"};
+  Value results = Value::list();
+  for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds")) {
+    std::uint64_t draft_state = mix(seed ^ 0xd1b54a32d192ed03ull);  // the harness's own stream
+    const std::uint64_t learner_base = mix(seed ^ 0x8bb84b93962eacc9ull);
+    std::vector<int> context;
+    Value rounds = Value::list();
+    for (std::uint64_t round = 0; context.size() < 2; ++round) {
+      std::vector<int> drafts;
+      Eigen::MatrixXd q(k, vocab), p(k + 1, vocab);
+      std::vector<int> prefix = context;
+      for (int i = 0; i <= k; ++i) {
+        const std::vector<double>& p_row = target.after(prefix);
+        for (int t = 0; t < vocab; ++t) p(i, t) = p_row[t];
+        if (i == k) break;
+        const std::vector<double>& q_row = draft.after(prefix);
+        for (int t = 0; t < vocab; ++t) q(i, t) = q_row[t];
+        draft_state += 0x9e3779b97f4a7c15ull;
+        int x = draw(q_row, mix(draft_state));
+        drafts.push_back(x);
+        prefix.push_back(x);
+      }
+      std::vector<int> emitted = learner_function(drafts, q, p, mix(learner_base + round));
+      rounds.push(Value::list().push(Value::ints(drafts)).push(Value::ints(emitted)));
+      // The judge checks the rounds; stop at anything that cannot continue.
+      bool usable = !emitted.empty() && static_cast<int>(emitted.size()) <= k + 1;
+      for (int t : emitted) usable = usable && t >= 0 && t < vocab;
+      if (!usable) break;
+      context.insert(context.end(), emitted.begin(), emitted.end());
+    }
+    results.push(rounds);
+  }
+  return results;
+}
+
+
+}  // namespace judge_harness::speculative_support
