@@ -2,6 +2,8 @@
 #include <judge_harness/beam_search_support.hpp>
 #include <judge_harness/runner.hpp>
 
+#include "mix64.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,13 +26,6 @@ std::vector<double> log_of(const std::vector<double>& probs) {
   return out;
 }
 
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 struct Model {
   int vocab = 0;
   // table
@@ -44,12 +39,12 @@ struct Model {
 
   std::vector<double> operator()(const std::vector<int>& sequence) const {
     if (hashed) {
-      std::uint64_t h = mix(seed);
-      for (int token : sequence) h = mix(h ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(token)));
+      std::uint64_t h = mix64(seed);
+      for (int token : sequence) h = mix64(h ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(token)));
       std::vector<double> logits(static_cast<std::size_t>(vocab));
       double top = kNegInf;
       for (int t = 0; t < vocab; ++t) {
-        double u = static_cast<double>(mix(h + static_cast<std::uint64_t>(t)) >> 11) * 0x1.0p-52 - 1.0;
+        double u = static_cast<double>(mix64(h + static_cast<std::uint64_t>(t)) >> 11) * 0x1.0p-52 - 1.0;
         logits[t] = scale * u + (bias.empty() ? 0.0 : bias[t]);
         top = std::max(top, logits[t]);
       }

@@ -1,16 +1,11 @@
 // See speculative_support.hpp.
 #include <judge_harness/runner.hpp>
+
+#include "mix64.hpp"
 #include <judge_harness/speculative_support.hpp>
 
 namespace judge_harness::speculative_support {
 namespace {
-
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 struct Bigram {
   std::vector<double> start;
@@ -62,8 +57,8 @@ Value speculate_many(const Value& args, LearnerAccept* learner_function) {
   if (k < 0) throw BadRequest{"speculate_many: k < 0"};
   Value results = Value::list();
   for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds")) {
-    std::uint64_t draft_state = mix(seed ^ 0xd1b54a32d192ed03ull);  // the harness's own stream
-    const std::uint64_t learner_base = mix(seed ^ 0x8bb84b93962eacc9ull);
+    std::uint64_t draft_state = mix64(seed ^ 0xd1b54a32d192ed03ull);  // the harness's own stream
+    const std::uint64_t learner_base = mix64(seed ^ 0x8bb84b93962eacc9ull);
     std::vector<int> context;
     Value rounds = Value::list();
     for (std::uint64_t round = 0; context.size() < 2; ++round) {
@@ -77,11 +72,11 @@ Value speculate_many(const Value& args, LearnerAccept* learner_function) {
         const std::vector<double>& q_row = draft.after(prefix);
         for (int t = 0; t < vocab; ++t) q(i, t) = q_row[t];
         draft_state += 0x9e3779b97f4a7c15ull;
-        int x = draw(q_row, mix(draft_state));
+        int x = draw(q_row, mix64(draft_state));
         drafts.push_back(x);
         prefix.push_back(x);
       }
-      std::vector<int> emitted = learner_function(drafts, q, p, mix(learner_base + round));
+      std::vector<int> emitted = learner_function(drafts, q, p, mix64(learner_base + round));
       rounds.push(Value::list().push(Value::ints(drafts)).push(Value::ints(emitted)));
       // The judge checks the rounds; stop at anything that cannot continue.
       bool usable = !emitted.empty() && static_cast<int>(emitted.size()) <= k + 1;
