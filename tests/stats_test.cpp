@@ -148,5 +148,32 @@ TEST(ChiSquareSimulation, CorrectSamplerPassesAndOneOffByTwoPercentFails) {
   }
 }
 
+TEST(DrawsForPower, NeedsFewerDrawsWhenNoTokenIsNearOneHalf) {
+  // A shift is least visible in a category of probability 1/2; the draws
+  // are sized for the distribution's hardest category, not for 1/2 always.
+  const std::vector<double> flat(8, 0.125);
+  const std::vector<double> with_half = {0.5, 0.2, 0.15, 0.1, 0.03, 0.01, 0.005, 0.005};
+  EXPECT_LT(static_cast<double>(draws_for_power(flat)), 0.6 * static_cast<double>(draws_for_power(with_half)));
+  // One possible outcome: the fit test cannot reject, only the support check can.
+  EXPECT_EQ(draws_for_power({0.0, 1.0, 0.0}), 20000);
+}
+
+TEST(ChiSquareSimulation, TheSmallerSampleStillCatchesAShiftOfTwoPercent) {
+  // A flat distribution, one token up by 0.02 and the rest down in proportion.
+  const std::vector<double> probs(8, 0.125);
+  std::vector<double> shifted = probs;
+  shifted[3] += kDetectableDeviation;
+  for (std::size_t i = 0; i < shifted.size(); ++i)
+    if (i != 3) shifted[i] *= (1 - shifted[3]) / (1 - probs[3]);
+  const std::int64_t n = draws_for_power(probs);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    EXPECT_FALSE(chi_square_fit(probs, sample_counts(probs, n, seed)).rejected) << "seed " << seed;
+    FitResult wrong = chi_square_fit(probs, sample_counts(shifted, n, 2000 + seed));
+    EXPECT_TRUE(wrong.rejected) << "seed " << seed << " (n " << n << "): statistic " << wrong.statistic
+                                << " <= " << wrong.threshold;
+    EXPECT_EQ(wrong.worst_category, 3) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace judge

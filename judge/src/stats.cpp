@@ -142,15 +142,24 @@ bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std
 
 std::int64_t draws_for_power(const std::vector<double>& probs, double deviation, double false_reject_rate,
                              std::int64_t minimum) {
-  // A shift of `deviation` in one category, however the rest compensates,
-  // gives noncentrality at least 4 n deviation^2 (Cauchy-Schwarz).
+  // A shift of `deviation` in a group of probability P, however the other
+  // groups compensate, gives noncentrality at least n deviation^2 / (P (1 - P))
+  // (Cauchy-Schwarz; the least when the rest moves in proportion). The
+  // hardest group to catch is the one whose P (1 - P) is largest: at most
+  // 1/4, for P = 1/2.
   const double z = 3.1;  // one-sided 0.999
   for (std::int64_t n = minimum;; n = n + n / 8) {
     int groups = 0;
-    group_categories(probs, static_cast<double>(n), &groups);
+    std::vector<int> group = group_categories(probs, static_cast<double>(n), &groups);
+    std::vector<double> group_probability(static_cast<std::size_t>(groups), 0.0);
+    for (std::size_t i = 0; i < probs.size(); ++i)
+      if (group[i] >= 0) group_probability[static_cast<std::size_t>(group[i])] += probs[i];
+    double widest = 0;
+    for (double p : group_probability) widest = std::max(widest, std::min(0.25, p * (1 - p)));
+    if (groups < 2 || widest <= 0) return n;  // one outcome: only the support check can fail
     double df = std::max(groups - 1, 1);
     double threshold = chi_square_threshold(false_reject_rate, df);
-    double lambda = 4.0 * static_cast<double>(n) * deviation * deviation;
+    double lambda = static_cast<double>(n) * deviation * deviation / widest;
     double power_z = (df + lambda - threshold) / std::sqrt(2.0 * (df + 2.0 * lambda));
     if (power_z >= z || n > 5000000) return n;
   }
