@@ -172,6 +172,7 @@ TEST(Cli, JudgeFailuresExitTwoWithOneLineOnStderr) {
       {"--reference with --solution", {"run", "temperature", "--reference", "--solution", "x.hpp"},
        "judge: run: --reference and --solution exclude each other\n", true},
       {"a bad --format", {"run", "temperature", "--format", "xml"}, "judge: ", false},
+      {"--jobs 0", {"run", "temperature", "--jobs", "0"}, "judge: --jobs: Value 0 not in range 1 to 64", false},
       {"an unknown option", {"run", "temperature", "--frobnicate"}, "judge: ", false},
       {"an unknown command", {"frobnicate"}, "judge: ", false},
       {"no command", {}, "judge: ", false},

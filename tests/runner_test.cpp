@@ -50,8 +50,10 @@ std::string fixture(const std::string& name) {
   return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();
 }
 
-ProblemResult judge_fixture(const std::string& name, int time_ms = 300, std::size_t max_cases = 0) {
+ProblemResult judge_fixture(const std::string& name, int time_ms = 300, std::size_t max_cases = 0,
+                            unsigned parallel_runners = 0) {
   JudgeRequest request;
+  request.parallel_runners = parallel_runners;
   request.solution_file = fixture(name);
   request.display_name = "fixtures/temperature/" + name;
   request.use_result_cache = false;  // the problem is changed in memory; judge for real
@@ -154,14 +156,61 @@ TEST_F(MemoryHog, GetsBadAllocUnderAnAddressSpaceLimit) {
 }
 
 TEST(HostileSolutionTimeouts, StopRunningCasesAfterThreeTimeouts) {
-  ProblemResult result = judge_fixture("infinite_loop.hpp");
+  ProblemResult result = judge_fixture("infinite_loop.hpp", 300, 0, /*parallel_runners=*/1);
   ASSERT_EQ(result.tests.size(), temperature().cases().size());
   for (std::size_t i = 0; i < result.tests.size(); ++i) {
     EXPECT_EQ(result.tests[i].verdict, Verdict::kTimeLimitExceeded) << result.tests[i].name;
-    if (i >= 3) {
-      EXPECT_EQ(result.tests[i].message, "not run: 3 earlier cases exceeded their time limit");
-    }
+    if (i < 3)
+      EXPECT_EQ(result.tests[i].message, kTimedOut);
+    else
+      EXPECT_EQ(result.tests[i].message, "not run: 3 other cases exceeded their time limit");
   }
+}
+
+TEST(HostileSolutionTimeouts, WithTwoRunnersAtMostOneMoreCaseRuns) {
+  // Both runners may be inside a case when the third timeout comes.
+  ProblemResult result = judge_fixture("infinite_loop.hpp", 300, 0, /*parallel_runners=*/2);
+  ASSERT_EQ(result.tests.size(), temperature().cases().size());
+  int timed_out = 0, not_run = 0;
+  for (const TestResult& test : result.tests) {
+    EXPECT_EQ(test.verdict, Verdict::kTimeLimitExceeded) << test.name;
+    if (test.message == kTimedOut) ++timed_out;
+    if (test.message.rfind("not run: ", 0) == 0) ++not_run;
+  }
+  EXPECT_GE(timed_out, 3);
+  EXPECT_LE(timed_out, 4);
+  EXPECT_EQ(timed_out + not_run, static_cast<int>(result.tests.size()));
+}
+
+TEST(ParallelRunners, ReportEveryCaseInOrderWithTheSameVerdicts) {
+  // A solution wrong on some cases only: the verdicts do not depend on how
+  // many runners judged the cases, and the report keeps the problem's order.
+  JudgeRequest request;
+  request.solution_file = (fs::path(source_paths().solutions_dir) / "temperature" / "wrong" / "no_validation.hpp").string();
+  request.display_name = "no_validation.hpp";
+  request.use_result_cache = false;
+  request.hints = false;
+  std::vector<std::string> streamed;
+  request.on_case = [&](const TestResult& test) { streamed.push_back(test.name); };
+  request.parallel_runners = 1;
+  ProblemResult one = judge_solution(source_paths(), temperature(), request);
+  streamed.clear();
+  request.parallel_runners = 3;
+  ProblemResult three = judge_solution(source_paths(), temperature(), request);
+  std::vector<const TestCase*> cases = temperature().cases();
+  ASSERT_EQ(three.tests.size(), cases.size());
+  ASSERT_EQ(one.tests.size(), cases.size());
+  ASSERT_EQ(streamed.size(), cases.size());
+  bool some_pass = false, some_fail = false;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    EXPECT_EQ(three.tests[i].name, cases[i]->name);
+    EXPECT_EQ(streamed[i], cases[i]->name) << "reported out of order";
+    EXPECT_EQ(verdict_name(three.tests[i].verdict), verdict_name(one.tests[i].verdict)) << cases[i]->name;
+    EXPECT_EQ(three.tests[i].message, one.tests[i].message) << cases[i]->name;
+    (three.tests[i].verdict == Verdict::kAccepted ? some_pass : some_fail) = true;
+  }
+  EXPECT_TRUE(some_pass && some_fail) << "the solution should pass some cases and fail others";
+  EXPECT_EQ(three.verdict, one.verdict);
 }
 
 TEST(PrintingSolution, PrintingDoesNotChangeAnAcceptedVerdict) {

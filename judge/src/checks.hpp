@@ -48,6 +48,9 @@ class Checker {
     return true;
   }
   virtual TestResult run(CheckContext& context) const = 0;
+  // True for checkers that time the learner's code: their cases run alone,
+  // after the others, so no other runner shares the machine with them.
+  virtual bool measures_speed() const { return false; }
 };
 
 // The checker registered as `name`, or null.

@@ -204,6 +204,8 @@ int command_run(const Paths& paths, const RunOptions& options) {
     request.display_name = display_path(request.solution_file);
     request.use_result_cache = !options.no_cache;
     request.sanitize = options.sanitize;
+    // Several problems are judged on every core already (below): one runner each.
+    request.parallel_runners = problems.size() > 1 ? 1 : options.jobs;
   }
 
   bool all_accepted = true;
@@ -255,7 +257,8 @@ int command_run(const Paths& paths, const RunOptions& options) {
         report_ready();
       }
     };
-    std::size_t workers = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+    unsigned wanted = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::size_t workers = std::min<std::size_t>(jobs.size(), wanted);
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(worker);
     for (std::thread& thread : threads) thread.join();

@@ -35,6 +35,7 @@ struct RunOptions {
   bool reference = false;          // --reference
   bool no_cache = false;           // --no-cache: judge even an unchanged solution again
   bool sanitize = false;           // --sanitize: ASan + UBSan build of the learner's runner
+  unsigned jobs = 0;               // --jobs: cases (problems, with several) judged at once; 0: one per core
   OutputFormat format = OutputFormat::kText;
 };
 int command_run(const Paths& paths, const RunOptions& options);

@@ -270,6 +270,7 @@ int command_grade(const Paths& paths, const GradeOptions& options) {
       request.display_name = row.submission;
       request.hints = false;  // much faster, and a gradebook has no use for them
       request.sanitize = options.sanitize;
+      if (workers > 1) request.parallel_runners = 1;  // the submissions share the cores already
       auto start = std::chrono::steady_clock::now();
       GradeRow judged;
       json detail;  // the whole result, kept beside the row

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "build.hpp"
+#include "case_scheduler.hpp"
 #include "checks.hpp"
 #include "compare.hpp"
 #include "hints.hpp"
@@ -19,13 +20,6 @@
 
 namespace judge {
 namespace fs = std::filesystem;
-namespace {
-// After this many cases time out, the rest are not run: each would cost a
-// full time limit and the verdict is already decided.
-constexpr int kMaxTimeouts = 3;
-
-}  // namespace
-
 std::string reference_solution_path(const Paths& paths, const Problem& problem) {
   return (fs::path(paths.solutions_dir) / problem.slug / "reference.hpp").string();
 }
@@ -67,49 +61,34 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     }
   }
 
-  ReferenceOracle oracle(problem, reference.binary);
-  RunnerLimits learner_limits = runner_limits_for(problem);
-  if (request.sanitize) learner_limits = sanitized_runner_limits(learner_limits, problem);
-  RunnerSession session(learner.binary, learner_limits);
-  CrashContext crash{learner.binary, fs::absolute(request.solution_file).lexically_normal().string(),
-                     request.display_name};
-  int timeouts = 0;
+  CaseRunSetup setup;
+  setup.learner_binary = learner.binary;
+  setup.learner_limits = runner_limits_for(problem);
+  if (request.sanitize) setup.learner_limits = sanitized_runner_limits(setup.learner_limits, problem);
+  setup.reference_binary = reference.binary;
+  setup.crash = CrashContext{learner.binary, fs::absolute(request.solution_file).lexically_normal().string(),
+                             request.display_name};
+  setup.sanitize = request.sanitize;
+  setup.parallel_runners = request.parallel_runners ? request.parallel_runners : default_parallel_runners();
+  std::vector<const TestCase*> cases = problem.cases();
   bool decided = false;
-  for (const TestCase* listed : problem.cases()) {
-    // The case with its generated inputs expanded, for checkers and hints.
-    TestCase materialized = *listed;
-    materialized.input = materialize_input(listed->input);
-    const TestCase* test = &materialized;
-    TestResult result;
-    if (timeouts >= kMaxTimeouts) {
-      result = start_result(*test);
-      result.verdict = Verdict::kTimeLimitExceeded;
-      result.message = fmt::format("not run: {} earlier cases exceeded their time limit", timeouts);
-    } else {
-      CheckContext context{problem, *test, session,
-                           [&](const std::string& op, const nlohmann::json& args) { return oracle.call(op, args); }};
-      if (request.sanitize)
-        context.timing_off_reason = "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
-      else
-        context.reference_cpu_ms = [&](const std::string& op, const nlohmann::json& args) { return oracle.cpu_ms(op, args); };
-      result = find_checker(test->check)->run(context);
-      explain_crash(crash, &result);
-      if (result.verdict == Verdict::kTimeLimitExceeded) ++timeouts;
-    }
+  run_cases(problem, cases, setup, [&](std::size_t index, TestResult& result) {
     if (!decided && result.verdict != Verdict::kAccepted) {
       outcome.verdict = result.verdict;
       decided = true;
       if (request.hints) {
         if (request.on_progress) request.on_progress("comparing with known mistakes");
-        if (auto index = load_solutions_index(paths, problem)) {
-          HintFinder hints(paths, problem, *index);
-          if (auto hint = hints.find(*test, result)) result.hint = *hint;
+        if (auto index_of_mistakes = load_solutions_index(paths, problem)) {
+          TestCase materialized = *cases[index];
+          materialized.input = materialize_input(cases[index]->input);
+          HintFinder hints(paths, problem, *index_of_mistakes);
+          if (auto hint = hints.find(materialized, result)) result.hint = *hint;
         }
       }
     }
     if (request.on_case) request.on_case(result);
     outcome.tests.push_back(std::move(result));
-  }
+  });
   store_cached_result(paths, cache_key, outcome);
   return outcome;
 }

@@ -23,6 +23,10 @@ struct JudgeRequest {
   // Build the learner's runner with AddressSanitizer and UBSan (no RLIMIT_AS,
   // longer time limits; see sanitizer_report.hpp).
   bool sanitize = false;
+  // Learner runners judging this problem's cases at once; 0: one per core
+  // (see case_scheduler.hpp). Callers that already judge several solutions
+  // at once ask for 1.
+  unsigned parallel_runners = 0;
 };
 
 // The reference solution of `problem`.

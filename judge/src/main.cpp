@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
   run->add_flag("--no-cache", run_options.no_cache, "judge again even if nothing changed since the last run");
   run->add_flag("--sanitize", run_options.sanitize,
                 "build your runner with AddressSanitizer and UBSan (slower; speed not judged)");
+  run->add_option("--jobs", run_options.jobs,
+                  "runners judging cases at once, or problems with --all (default: one per core)")
+      ->check(CLI::Range(1u, 64u));
   add_format(run, {"text", "json", "junit", "exercism", "gradescope"});
 
   GradeOptions grade_options;

@@ -89,6 +89,8 @@ class GrowthChecker : public Checker {
     return true;
   }
 
+  bool measures_speed() const override { return true; }
+
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
