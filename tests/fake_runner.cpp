@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <cstring>
 #include <string>
 
@@ -16,6 +18,40 @@ void write_all(int fd, const char* data, std::size_t size) {
     data += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+// Reads one frame (4-byte little-endian length, then the payload).
+std::string read_frame(int fd) {
+  unsigned char header[4];
+  if (read(fd, header, 4) != 4) return "";
+  std::size_t size = header[0] | header[1] << 8 | header[2] << 16 | static_cast<std::size_t>(header[3]) << 24;
+  std::string payload(size, '\0');
+  std::size_t got = 0;
+  while (got < size) {
+    ssize_t n = read(fd, payload.data() + got, size - got);
+    if (n <= 0) return "";
+    got += static_cast<std::size_t>(n);
+  }
+  return payload;
+}
+
+// Answers the first request with a hand-made CBOR reply {"value": <value>},
+// signed with the nonce of the judge's greeting.
+void reply_with_value(const std::string& cbor_value) {
+  std::string nonce = read_frame(3);
+  read_frame(3);  // the request
+  std::string payload = nonce + "\xa1\x65value" + cbor_value;
+  std::uint32_t size = static_cast<std::uint32_t>(payload.size());
+  char header[4] = {static_cast<char>(size), static_cast<char>(size >> 8), static_cast<char>(size >> 16),
+                    static_cast<char>(size >> 24)};
+  write_all(3, header, 4);
+  write_all(3, payload.data(), payload.size());
+  sleep(100);
+}
+
+std::string doubles_bytes(std::initializer_list<double> numbers) {
+  std::string bytes;
+  for (double number : numbers) bytes.append(reinterpret_cast<const char*>(&number), sizeof number);
+  return bytes;
 }
 }  // namespace
 
@@ -45,6 +81,12 @@ int main(int, char** argv) {
     while (fork() >= 0) {
     }
     sleep(100);
+  } else if (name == "typed_array_reply") {
+    reply_with_value("\xd8\x56\x50" + doubles_bytes({1.5, -2.0}));  // tag 86, 16 bytes
+  } else if (name == "float32_array_reply") {
+    reply_with_value("\xd8\x55\x48" + doubles_bytes({1.5}));  // tag 85 (float32): not the protocol's
+  } else if (name == "ragged_array_reply") {
+    reply_with_value("\xd8\x56\x47" + doubles_bytes({1.5}).substr(0, 7));  // 7 bytes: not whole doubles
   } else if (name == "prints") {
     write_all(1, "hello\n", 6);
     write_all(2, "world\n", 6);

@@ -349,6 +349,20 @@ TEST_F(FakeRunnerTest, AnOversizedFrameIsMalformed) {
   EXPECT_EQ(call.detail, "the runner sent a malformed reply (oversized frame)");
 }
 
+TEST_F(FakeRunnerTest, ATypedArrayReplyIsAListOfNumbers) {
+  CallResult call = call_fake("typed_array_reply");
+  ASSERT_EQ(call.outcome, CallResult::Outcome::kValue) << call.detail;
+  EXPECT_EQ(call.value, nlohmann::json::parse("[1.5, -2.0]"));
+}
+
+TEST_F(FakeRunnerTest, ATaggedValueOtherThanFloat64ArraysIsMalformed) {
+  for (const char* behaviour : {"float32_array_reply", "ragged_array_reply"}) {
+    CallResult call = call_fake(behaviour);
+    EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed) << behaviour;
+    EXPECT_EQ(call.detail, "the runner's reply could not be decoded") << behaviour;
+  }
+}
+
 TEST_F(FakeRunnerTest, ClosingTheChannelIsDeath) {
   CallResult call = call_fake("closes_channel", 3000);
   EXPECT_EQ(call.outcome, CallResult::Outcome::kDied);

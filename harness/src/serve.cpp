@@ -3,7 +3,9 @@
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 
+#include <bit>
 #include <cxxabi.h>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <new>
@@ -13,6 +15,8 @@
 
 namespace judge_harness {
 std::string& channel_nonce();  // channel.cpp
+
+static_assert(std::endian::native == std::endian::little, "typed arrays on the channel are little endian");
 
 namespace {
 using nlohmann::json;
@@ -30,6 +34,14 @@ Value from_json(const json& j) {
     case json::value_t::number_unsigned: return Value::unsigned_integer(j.get<std::uint64_t>());
     case json::value_t::number_float: return Value::number(j.get<double>());
     case json::value_t::string: return Value::string(j.get<std::string>());
+    case json::value_t::binary: {
+      const json::binary_t& bytes = j.get_binary();
+      if (!bytes.has_subtype() || bytes.subtype() != kFloat64ArrayTag || bytes.size() % sizeof(double) != 0)
+        throw BadRequest{"unsupported tagged value in request"};
+      std::vector<double> flat(bytes.size() / sizeof(double));
+      std::memcpy(flat.data(), bytes.data(), bytes.size());
+      return Value::doubles(std::move(flat));
+    }
     case json::value_t::array: {
       bool all_float = !j.empty();
       for (const json& item : j) all_float = all_float && item.is_number_float();
@@ -60,7 +72,13 @@ json to_json(const Value& v) {
     case Value::Kind::kUInt: return v.as_uint();
     case Value::Kind::kDouble: return v.as_double();
     case Value::Kind::kString: return v.as_string();
-    case Value::Kind::kDoubles: return v.raw_doubles();
+    case Value::Kind::kDoubles: {
+      const std::vector<double>& flat = v.raw_doubles();
+      if (flat.empty()) return json::array();
+      const auto* first = reinterpret_cast<const std::uint8_t*>(flat.data());
+      return json::binary(json::binary_t::container_type(first, first + flat.size() * sizeof(double)),
+                          kFloat64ArrayTag);
+    }
     case Value::Kind::kList: {
       json out = json::array();
       for (const Value& item : v.items()) out.push_back(to_json(item));
@@ -151,7 +169,8 @@ int main() {
   while (judge_harness::read_frame(kChannelFd, &payload)) {
     nlohmann::json reply;
     try {
-      nlohmann::json request = nlohmann::json::from_cbor(payload);
+      nlohmann::json request =
+          nlohmann::json::from_cbor(payload, true, true, nlohmann::json::cbor_tag_handler_t::store);
       if (request.at("op") == "exit") return 0;
       reply = judge_harness::serve_one(request);
     } catch (const std::bad_alloc&) {

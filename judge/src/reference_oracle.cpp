@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "compare.hpp"
+#include "wire_format.hpp"
 
 namespace judge {
 
@@ -28,8 +29,8 @@ nlohmann::json ReferenceOracle::call(const std::string& op, const nlohmann::json
 nlohmann::json ReferenceOracle::call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms) {
   *wall_ms = 0;
   // CBOR, not dump(): exact for every double (NaN and inf included), and
-  // fast for inputs of hundreds of thousands of numbers.
-  std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(args);
+  // fast for inputs of hundreds of thousands of numbers (typed arrays).
+  std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(with_typed_arrays(args));
   std::string key = op + "\n" + std::string(bytes.begin(), bytes.end());
   auto found = memo_.find(key);
   if (found != memo_.end()) return found->second;

@@ -16,10 +16,15 @@
 #include <judge_harness/protocol.hpp>
 #include <random>
 
+#include "wire_format.hpp"
+
 namespace judge {
 namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
+// A reply frame up to this size gets its buffer at once; a larger one (a
+// runner may announce up to kMaxFrameBytes) grows as it arrives.
+constexpr std::uint32_t kReserveFrameBytes = 64u << 20;
 
 std::string random_nonce() {
   std::random_device device;
@@ -28,11 +33,14 @@ std::string random_nonce() {
   return nonce;
 }
 
-std::string frame(const std::string& payload) {
+template <typename Bytes>
+std::string frame(const Bytes& payload) {
   std::uint32_t size = static_cast<std::uint32_t>(payload.size());
-  std::string out(4, '\0');
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(size >> (8 * i));
-  return out + payload;
+  std::string out;
+  out.reserve(4 + payload.size());
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(size >> (8 * i)));
+  out.append(payload.begin(), payload.end());
+  return out;
 }
 
 double ms_since(Clock::time_point start) {
@@ -136,7 +144,7 @@ void RunnerSession::stop() {
   if (!child_) return;
   json request = {{"op", "exit"}, {"args", json::object()}};
   std::vector<std::uint8_t> body = json::to_cbor(request);
-  std::string message = frame(std::string(body.begin(), body.end()));
+  std::string message = frame(body);
   send(channel_, message.data(), message.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   for (int i = 0; i < 20 && !child_->poll_exited(); ++i) usleep(1000);
   kill_runner();
@@ -152,8 +160,8 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
       return result;
     }
   }
-  std::vector<std::uint8_t> body = json::to_cbor(json{{"op", op}, {"args", args}});
-  std::string outgoing = frame(std::string(body.begin(), body.end()));
+  std::vector<std::uint8_t> body = json::to_cbor(json{{"op", op}, {"args", with_typed_arrays(args)}});
+  std::string outgoing = frame(body);
   std::size_t sent = 0;
   std::string incoming;
   CapturedOutput printed(16 * 1024);
@@ -194,19 +202,26 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
       std::uint32_t size = 0;
       for (int i = 0; i < 4; ++i) size |= static_cast<std::uint32_t>(static_cast<unsigned char>(incoming[i])) << (8 * i);
       if (size > judge_harness::kMaxFrameBytes) return finish_malformed("the runner sent a malformed reply (oversized frame)");
+      // Room for the whole frame at once (a large reply arrives in many reads).
+      if (size <= kReserveFrameBytes && incoming.capacity() < 4 + static_cast<std::size_t>(size))
+        incoming.reserve(4 + static_cast<std::size_t>(size));
       if (incoming.size() >= 4 + static_cast<std::size_t>(size)) {
         result.wall_ms = ms_since(start);
-        std::string payload = incoming.substr(4, size);
         bool extra = incoming.size() > 4 + static_cast<std::size_t>(size);
-        if (extra || payload.compare(0, nonce_.size(), nonce_) != 0) {
+        if (extra || size < nonce_.size() || incoming.compare(4, nonce_.size(), nonce_) != 0) {
           CallResult malformed = finish_died("something other than the harness wrote to the judge's channel");
           malformed.outcome = CallResult::Outcome::kMalformed;
           return malformed;
         }
         json reply;
+        bool decoded = false;
         try {
-          reply = json::from_cbor(payload.substr(nonce_.size()));
+          reply = json::from_cbor(incoming.begin() + static_cast<long>(4 + nonce_.size()), incoming.end(), true, true,
+                                  json::cbor_tag_handler_t::store);
+          decoded = expand_typed_arrays(&reply);
         } catch (const json::exception&) {
+        }
+        if (!decoded) {
           CallResult malformed = finish_died("the runner's reply could not be decoded");
           malformed.outcome = CallResult::Outcome::kMalformed;
           return malformed;

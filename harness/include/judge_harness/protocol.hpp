@@ -8,6 +8,12 @@
 // {"exception": kind, "type": dynamic type, "what": text} or
 // {"harness_error": text}, plus "cpu_ns". A frame without the nonce did not
 // come from the harness and makes the reply malformed.
+//
+// Both sides send a non-empty list of floating-point numbers as a typed
+// array (RFC 8746): CBOR tag kFloat64ArrayTag on a byte string of
+// little-endian doubles. Decoding 262,144 numbers that way is a copy, where
+// one CBOR item per number took about 15 ms on each side of every call. No
+// other tag is accepted.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +25,7 @@ namespace judge_harness {
 inline constexpr int kChannelFd = 3;
 inline constexpr std::size_t kNonceSize = 16;
 inline constexpr std::uint32_t kMaxFrameBytes = 1u << 29;  // 512 MiB
+inline constexpr std::uint8_t kFloat64ArrayTag = 86;        // RFC 8746: float64, little endian
 
 // Blocking frame I/O on a descriptor; false on end of file, error or an
 // oversized frame.
