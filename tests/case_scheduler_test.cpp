@@ -187,5 +187,24 @@ TEST(ScheduleCases, AnErrorWhileReportingStopsTheWorkers) {
   EXPECT_LT(judged.load(), 50) << "the workers went on after the caller gave up";
 }
 
+TEST(ScheduleCases, AnErrorWhileReportingWakesTheWorkerWaitingForATimedCase) {
+  // Every shared case is done and the first worker waits for the reporter
+  // to go idle before the timed case; the report throws instead.
+  Cases cases({100, 100, 100});
+  std::atomic<bool> timed_case_ran{false};
+  EXPECT_THROW(schedule_cases(cases.pointers, {false, false, true}, 2,
+                              [&](std::size_t, const TestCase& test) {
+                                if (test.name == "case2") timed_case_ran = true;
+                                return accepted(test);
+                              },
+                              [](std::size_t index, TestResult&) {
+                                if (index != 1) return;
+                                std::this_thread::sleep_for(50ms);
+                                throw std::runtime_error("the terminal went away");
+                              }),
+               std::runtime_error);
+  EXPECT_FALSE(timed_case_ran);
+}
+
 }  // namespace
 }  // namespace judge

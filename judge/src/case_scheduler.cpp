@@ -80,7 +80,7 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
   std::condition_variable finished;
   std::vector<std::optional<TestResult>> results(cases.size());
   std::size_t shared_done = 0;
-  bool reporter_idle = false;  // the calling thread waits for a result (not hinting, not printing)
+  std::size_t reported = 0;  // cases the calling thread has reported, in order
   int timeouts = 0;
   std::exception_ptr error;
   std::atomic<std::size_t> next_shared{0};
@@ -110,8 +110,8 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
   };
 
   // The first worker, which stays until the end, also runs the cases that
-  // must run alone: each once every shared case is done and the calling
-  // thread is idle (a report may look for a hint, which compiles).
+  // must run alone: each once every shared case is done and every case
+  // before it is reported (a report may look for a hint, which compiles).
   auto work = [&](std::size_t worker) {
     for (std::size_t k; (k = next_shared++) < shared.size();) judge_one(worker, shared[k]);
     if (worker != 0) return;
@@ -119,7 +119,7 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
       if (!alone[i]) continue;
       {
         std::unique_lock<std::mutex> lock(mutex);
-        finished.wait(lock, [&] { return (shared_done == shared.size() && reporter_idle) || error; });
+        finished.wait(lock, [&] { return (shared_done == shared.size() && reported == i) || error; });
         if (error) return;
       }
       judge_one(worker, i);
@@ -127,24 +127,22 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
   };
 
   std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(work, i);
   auto stop_workers = [&] {
     next_shared = shared.size();
     for (std::thread& thread : threads) thread.join();
   };
   try {
+    for (std::size_t i = 0; i < workers; ++i) threads.emplace_back(work, i);
     for (std::size_t i = 0; i < cases.size(); ++i) {
       {
         std::unique_lock<std::mutex> lock(mutex);
-        if (!results[i] && !error) {
-          reporter_idle = true;
-          finished.notify_all();
-          finished.wait(lock, [&] { return results[i].has_value() || error; });
-          reporter_idle = false;
-        }
+        finished.wait(lock, [&] { return results[i].has_value() || error; });
         if (!results[i]) break;  // a case could not be judged: rethrown below
       }
       report(i, *results[i]);
+      std::lock_guard<std::mutex> lock(mutex);
+      reported = i + 1;
+      finished.notify_all();
     }
   } catch (...) {
     {

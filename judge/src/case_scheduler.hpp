@@ -31,8 +31,9 @@ unsigned default_parallel_runners();
 
 // The scheduling alone: `judge(worker, test)` judges one case on worker
 // `worker` (0 to workers - 1; each worker is one thread, the same thread for
-// all its cases). Cases marked `alone` run on worker 0 after every other
-// case has finished, one at a time. Reports as run_cases does.
+// all its cases). Cases marked `alone` run on worker 0, one at a time, each
+// once every other case has finished and every case before it has been
+// reported. Reports as run_cases does.
 void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
                     const std::function<void(std::size_t index, TestResult& result)>& report);
