@@ -296,12 +296,22 @@ class FakeRunnerTest : public ProcessTest {
     ProcessTest::TearDown();
   }
 
-  CallResult call_fake(const std::string& behaviour, int time_limit_ms = 300) {
-    fs::path runner = dir_ / behaviour;
+  // The fake runner under the name that picks its behaviour, in `where`
+  // (default: the test's directory).
+  fs::path install_fake(const std::string& behaviour, const fs::path& where = {}) {
+    fs::path runner = (where.empty() ? dir_ : where) / behaviour;
     fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
     fs::permissions(runner, kReadableByAll);
+    return runner;
+  }
+
+  static CallResult call_once(const fs::path& runner, int time_limit_ms) {
     RunnerSession session(runner.string(), RunnerLimits{});
     return session.call("op", nlohmann::json::object(), time_limit_ms);
+  }
+
+  CallResult call_fake(const std::string& behaviour, int time_limit_ms = 300) {
+    return call_once(install_fake(behaviour), time_limit_ms);
   }
 
   static constexpr fs::perms kReadableByAll = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
@@ -399,11 +409,7 @@ TEST_F(FakeRunnerTest, ARunnerInAPrivateDirectoryStarts) {
   fs::path private_dir = dir_ / "private";
   fs::create_directories(private_dir);
   fs::permissions(private_dir, fs::perms::owner_all);
-  fs::path runner = private_dir / "prints";
-  fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
-  fs::permissions(runner, kReadableByAll);
-  RunnerSession session(runner.string(), RunnerLimits{});
-  CallResult call = session.call("op", nlohmann::json::object(), 2000);
+  CallResult call = call_once(install_fake("prints", private_dir), 2000);
   EXPECT_EQ(call.outcome, CallResult::Outcome::kDied) << call.detail;
   EXPECT_EQ(call.output, "hello\nworld\n");
 }
@@ -412,9 +418,7 @@ TEST_F(FakeRunnerTest, OneRunnersForkBombDoesNotStopAnotherRunner) {
   // The process cap is per user: each runner needs a user of its own.
   if (!sandbox_support().drop_to_nobody || !sandbox_support().namespaces)
     GTEST_SKIP() << "the process cap applies only when the judge is root, with PID namespaces";
-  fs::path bomb = dir_ / "forks_to_the_cap";
-  fs::copy_file(FAKE_RUNNER, bomb, fs::copy_options::overwrite_existing);
-  fs::permissions(bomb, kReadableByAll);
+  fs::path bomb = install_fake("forks_to_the_cap");
   // Two bombs, one after the other: a user at its cap may still start one
   // more process (the kernel refuses only above it), so only the second
   // bomb takes a shared user over the cap.
@@ -426,11 +430,7 @@ TEST_F(FakeRunnerTest, OneRunnersForkBombDoesNotStopAnotherRunner) {
   std::this_thread::sleep_for(std::chrono::milliseconds(700));  // at its cap by now
   std::thread second_bomb(run_bomb);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  fs::path runner = dir_ / "prints";
-  fs::copy_file(FAKE_RUNNER, runner, fs::copy_options::overwrite_existing);
-  fs::permissions(runner, kReadableByAll);
-  RunnerSession session(runner.string(), RunnerLimits{});
-  CallResult call = session.call("op", nlohmann::json::object(), 2000);
+  CallResult call = call_once(install_fake("prints"), 2000);
   EXPECT_EQ(call.outcome, CallResult::Outcome::kDied) << call.detail;
   EXPECT_EQ(call.output, "hello\nworld\n");
   first_bomb.join();
