@@ -48,11 +48,13 @@ void reply_with_value(const std::string& cbor_value) {
   sleep(100);
 }
 
-std::string doubles_bytes(std::initializer_list<double> numbers) {
+template <typename T>
+std::string packed_bytes(std::initializer_list<T> numbers) {
   std::string bytes;
-  for (double number : numbers) bytes.append(reinterpret_cast<const char*>(&number), sizeof number);
+  for (T number : numbers) bytes.append(reinterpret_cast<const char*>(&number), sizeof number);
   return bytes;
 }
+std::string doubles_bytes(std::initializer_list<double> numbers) { return packed_bytes(numbers); }
 }  // namespace
 
 int main(int, char** argv) {
@@ -83,6 +85,8 @@ int main(int, char** argv) {
     sleep(100);
   } else if (name == "typed_array_reply") {
     reply_with_value("\xd8\x56\x50" + doubles_bytes({1.5, -2.0}));  // tag 86, 16 bytes
+  } else if (name == "int64_array_reply") {
+    reply_with_value("\xd8\x4f\x50" + packed_bytes<std::int64_t>({3, -2}));  // tag 79, 16 bytes
   } else if (name == "float32_array_reply") {
     reply_with_value("\xd8\x55\x48" + doubles_bytes({1.5}));  // tag 85 (float32): not the protocol's
   } else if (name == "ragged_array_reply") {

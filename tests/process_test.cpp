@@ -365,7 +365,13 @@ TEST_F(FakeRunnerTest, ATypedArrayReplyIsAListOfNumbers) {
   EXPECT_EQ(call.value, nlohmann::json::parse("[1.5, -2.0]"));
 }
 
-TEST_F(FakeRunnerTest, ATaggedValueOtherThanFloat64ArraysIsMalformed) {
+TEST_F(FakeRunnerTest, AnInt64TypedArrayReplyIsAListOfIntegers) {
+  CallResult call = call_fake("int64_array_reply");
+  ASSERT_EQ(call.outcome, CallResult::Outcome::kValue) << call.detail;
+  EXPECT_EQ(call.value, nlohmann::json::parse("[3, -2]"));
+}
+
+TEST_F(FakeRunnerTest, ATaggedValueOtherThanTheProtocolsTypedArraysIsMalformed) {
   for (const char* behaviour : {"float32_array_reply", "ragged_array_reply"}) {
     CallResult call = call_fake(behaviour);
     EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed) << behaviour;

@@ -95,16 +95,47 @@ const std::set<std::string>& active_protections() {
   return active;
 }
 
+// A process's command line, arguments joined by spaces; empty when it is
+// gone (it may exit while being read) or unreadable.
+std::string command_line(const fs::path& process) {
+  try {
+    std::ifstream in(process / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    return cmdline;
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 // Processes whose command line mentions `needle`.
 std::vector<std::string> processes_mentioning(const std::string& needle) {
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     std::string pid = entry.path().filename();
     if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(getpid())) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    std::string cmdline = command_line(entry.path());
     if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+// Running temperature runners, except those working in another judge's
+// scratch directory (tests running at the same time): a runner's program
+// name is its binary, "…/temperature-HASH" (a compiler only mentions that
+// path among its arguments).
+std::vector<std::string> temperature_runners_not_of_other_judges(pid_t judge) {
+  std::vector<std::string> found;
+  std::string others = "/tmp/judge-run-", ours = others + std::to_string(judge) + "-";
+  for (const std::string& process : processes_mentioning("/temperature-")) {
+    std::string pid = process.substr(0, process.find(':'));
+    std::string cmdline = process.substr(process.find(':') + 2);
+    std::string program = cmdline.substr(0, cmdline.find(' '));
+    if (program.find("/temperature-") == std::string::npos) continue;
+    std::error_code unreadable;
+    std::string cwd = fs::read_symlink(fs::path("/proc") / pid / "cwd", unreadable).string();
+    if (!unreadable && cwd.rfind(others, 0) == 0 && cwd.rfind(ours, 0) != 0) continue;
+    found.push_back(process);
   }
   return found;
 }
@@ -188,7 +219,7 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   std::vector<std::string> left;
   for (int i = 0; i < 40; ++i) {
     left = processes_mentioning(mark);
-    std::vector<std::string> runners = processes_mentioning("/runners/temperature-");
+    std::vector<std::string> runners = temperature_runners_not_of_other_judges(run.pid);
     left.insert(left.end(), runners.begin(), runners.end());
     if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <unistd.h>
 
+#include "heap_warmup.hpp"
+
 namespace judge_harness {
 void install_crash_trace();  // crash_trace.cpp
 
@@ -39,6 +41,7 @@ bool read_frame(int fd, std::string* payload) {
   std::uint32_t size = header[0] | (header[1] << 8) | (header[2] << 16) |
                        (static_cast<std::uint32_t>(header[3]) << 24);
   if (size > kMaxFrameBytes) return false;
+  warm_heap_for_request(size);
   payload->resize(size);
   return read_all(fd, payload->data(), size);
 }

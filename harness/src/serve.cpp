@@ -7,6 +7,7 @@
 #include <cxxabi.h>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -36,11 +37,17 @@ Value from_json(const json& j) {
     case json::value_t::string: return Value::string(j.get<std::string>());
     case json::value_t::binary: {
       const json::binary_t& bytes = j.get_binary();
-      if (!bytes.has_subtype() || bytes.subtype() != kFloat64ArrayTag || bytes.size() % sizeof(double) != 0)
-        throw BadRequest{"unsupported tagged value in request"};
-      std::vector<double> flat(bytes.size() / sizeof(double));
-      std::memcpy(flat.data(), bytes.data(), bytes.size());
-      return Value::doubles(std::move(flat));
+      if (bytes.has_subtype() && bytes.subtype() == kFloat64ArrayTag && bytes.size() % sizeof(double) == 0) {
+        std::vector<double> flat(bytes.size() / sizeof(double));
+        std::memcpy(flat.data(), bytes.data(), bytes.size());
+        return Value::doubles(std::move(flat));
+      }
+      if (bytes.has_subtype() && bytes.subtype() == kInt64ArrayTag && bytes.size() % sizeof(std::int64_t) == 0) {
+        std::vector<std::int64_t> flat(bytes.size() / sizeof(std::int64_t));
+        std::memcpy(flat.data(), bytes.data(), bytes.size());
+        return Value::integers(std::move(flat));
+      }
+      throw BadRequest{"unsupported tagged value in request"};
     }
     case json::value_t::array: {
       bool all_float = !j.empty();
@@ -50,6 +57,21 @@ Value from_json(const json& j) {
         flat.reserve(j.size());
         for (const json& item : j) flat.push_back(item.get<double>());
         return Value::doubles(std::move(flat));
+      }
+      // Token ids and seeds: kept flat unless one is beyond int64 (a seed
+      // may be; it then stays an unsigned Value of its own).
+      auto fits_int64 = [](const json& item) {
+        if (item.is_number_unsigned())
+          return item.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        return item.is_number_integer();
+      };
+      bool all_integers = !j.empty();
+      for (const json& item : j) all_integers = all_integers && fits_int64(item);
+      if (all_integers) {
+        std::vector<std::int64_t> flat;
+        flat.reserve(j.size());
+        for (const json& item : j) flat.push_back(item.get<std::int64_t>());
+        return Value::integers(std::move(flat));
       }
       Value list = Value::list();
       for (const json& item : j) list.push(from_json(item));
@@ -78,6 +100,13 @@ json to_json(const Value& v) {
       const auto* first = reinterpret_cast<const std::uint8_t*>(flat.data());
       return json::binary(json::binary_t::container_type(first, first + flat.size() * sizeof(double)),
                           kFloat64ArrayTag);
+    }
+    case Value::Kind::kIntegers: {
+      const std::vector<std::int64_t>& flat = v.raw_integers();
+      if (flat.empty()) return json::array();
+      const auto* first = reinterpret_cast<const std::uint8_t*>(flat.data());
+      return json::binary(json::binary_t::container_type(first, first + flat.size() * sizeof(std::int64_t)),
+                          kInt64ArrayTag);
     }
     case Value::Kind::kList: {
       json out = json::array();

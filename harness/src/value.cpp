@@ -16,6 +16,7 @@ const char* kind_name(Value::Kind kind) {
     case Value::Kind::kDouble: return "number";
     case Value::Kind::kString: return "string";
     case Value::Kind::kDoubles: return "list of numbers";
+    case Value::Kind::kIntegers: return "list of integers";
     case Value::Kind::kList: return "list";
     case Value::Kind::kMap: return "map";
   }
@@ -33,10 +34,11 @@ Value Value::unsigned_integer(std::uint64_t u) { Value v; v.kind_ = Kind::kUInt;
 Value Value::number(double d) { Value v; v.kind_ = Kind::kDouble; v.double_ = d; return v; }
 Value Value::string(std::string s) { Value v; v.kind_ = Kind::kString; v.string_ = std::move(s); return v; }
 Value Value::doubles(std::vector<double> d) { Value v; v.kind_ = Kind::kDoubles; v.doubles_ = std::move(d); return v; }
-Value Value::ints(const std::vector<int>& ints) {
-  Value v = list();
-  v.items_.reserve(ints.size());
-  for (int i : ints) v.items_.push_back(integer(i));
+Value Value::ints(const std::vector<int>& ints) { return integers(std::vector<std::int64_t>(ints.begin(), ints.end())); }
+Value Value::integers(std::vector<std::int64_t> integers) {
+  Value v;
+  v.kind_ = Kind::kIntegers;
+  v.integers_ = std::move(integers);
   return v;
 }
 Value Value::list() { Value v; v.kind_ = Kind::kList; return v; }
@@ -86,24 +88,38 @@ const std::string& Value::as_string() const {
 
 std::vector<double> Value::as_doubles() const {
   if (kind_ == Kind::kDoubles) return doubles_;
+  if (kind_ == Kind::kIntegers) return std::vector<double>(integers_.begin(), integers_.end());
   std::vector<double> out;
   for (const Value& item : items()) out.push_back(item.as_double());
   return out;
 }
 
 std::vector<int> Value::as_ints() const {
-  std::vector<int> out;
-  for (const Value& item : items()) {
-    std::int64_t i = item.as_int();
+  auto narrow = [](std::int64_t i) {
     if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
       throw BadRequest{"integer out of int range"};
-    out.push_back(static_cast<int>(i));
+    return static_cast<int>(i);
+  };
+  std::vector<int> out;
+  if (kind_ == Kind::kIntegers) {
+    out.reserve(integers_.size());
+    for (std::int64_t i : integers_) out.push_back(narrow(i));
+    return out;
   }
+  for (const Value& item : items()) out.push_back(narrow(item.as_int()));
   return out;
 }
 
 std::vector<std::uint64_t> Value::as_uints() const {
   std::vector<std::uint64_t> out;
+  if (kind_ == Kind::kIntegers) {
+    out.reserve(integers_.size());
+    for (std::int64_t i : integers_) {
+      if (i < 0) wrong_kind("unsigned integer", Kind::kInt);
+      out.push_back(static_cast<std::uint64_t>(i));
+    }
+    return out;
+  }
   for (const Value& item : items()) out.push_back(item.as_uint());
   return out;
 }
@@ -113,6 +129,13 @@ const std::vector<Value>& Value::items() const {
     if (items_.size() != doubles_.size()) {
       items_.clear();
       for (double d : doubles_) items_.push_back(number(d));
+    }
+    return items_;
+  }
+  if (kind_ == Kind::kIntegers) {
+    if (items_.size() != integers_.size()) {
+      items_.clear();
+      for (std::int64_t i : integers_) items_.push_back(integer(i));
     }
     return items_;
   }

@@ -26,10 +26,10 @@ struct CheckContext {
   // Runs `op` on the reference solution and returns its value; throws
   // JudgeFault when the reference does not return one.
   std::function<nlohmann::json(const std::string& op, const nlohmann::json& args)> reference;
-  // Runs `op` on the reference afresh (never memoized) and returns the CPU
-  // milliseconds the call took inside its runner; for performance checks.
-  // May be empty where no timing is wanted (hints).
-  std::function<double(const std::string& op, const nlohmann::json& args)> reference_cpu_ms = {};
+  // Sends the request to the reference afresh (never memoized) and returns
+  // the CPU milliseconds the call took inside its runner; for performance
+  // checks. May be empty where no timing is wanted (hints).
+  std::function<double(const Request& request)> reference_cpu_ms = {};
   // Why speed is not compared with the reference in this run, when it is not
   // (a sanitized learner against an unsanitized reference would be unfair).
   std::string timing_off_reason = {};

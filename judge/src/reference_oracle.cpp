@@ -5,7 +5,6 @@
 
 #include "checks.hpp"
 #include "compare.hpp"
-#include "wire_format.hpp"
 
 namespace judge {
 
@@ -28,26 +27,25 @@ nlohmann::json ReferenceOracle::call(const std::string& op, const nlohmann::json
 
 nlohmann::json ReferenceOracle::call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms) {
   *wall_ms = 0;
-  // CBOR, not dump(): exact for every double (NaN and inf included), and
-  // fast for inputs of hundreds of thousands of numbers (typed arrays).
-  std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(with_typed_arrays(args));
-  std::string key = op + "\n" + std::string(bytes.begin(), bytes.end());
-  auto found = memo_.find(key);
+  // The encoded request is the memo's key: CBOR, not dump(), so exact for
+  // every double (NaN and inf included).
+  Request request(op, args);
+  auto found = memo_.find(request.frame());
   if (found != memo_.end()) return found->second;
-  CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));
+  CallResult result = session_.call(request, std::max(problem_.time_ms * 10, 30000));
   if (result.outcome != CallResult::Outcome::kValue)
     throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' on {}: {}{}{}",
                                  problem_.slug, op, brief(args, 4), result.detail, result.exception_type,
                                  result.what.empty() ? "" : ": " + result.what)};
   *wall_ms = result.wall_ms;
-  return memo_[key] = result.value;
+  return memo_[request.frame()] = std::move(result.value);
 }
 
-double ReferenceOracle::cpu_ms(const std::string& op, const nlohmann::json& args) {
-  CallResult result = session_.call(op, args, std::max(problem_.time_ms * 10, 30000));
+double ReferenceOracle::cpu_ms(const Request& request) {
+  CallResult result = session_.call(request, std::max(problem_.time_ms * 10, 30000));
   if (result.outcome != CallResult::Outcome::kValue)
     throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' while timing it: {}{}",
-                                 problem_.slug, op, result.detail, result.what)};
+                                 problem_.slug, request.op(), result.detail, result.what)};
   return result.cpu_ms;
 }
 

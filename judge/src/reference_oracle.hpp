@@ -23,8 +23,9 @@ class ReferenceOracle {
   nlohmann::json call(const std::string& op, const nlohmann::json& args);
   // Like call(), but also says how long the reference took (0 when memoized).
   nlohmann::json call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms);
-  // Calls `op` afresh (no memo) and returns the CPU milliseconds it took.
-  double cpu_ms(const std::string& op, const nlohmann::json& args);
+  // Sends `request` afresh (no memo) and returns the CPU milliseconds the
+  // call took.
+  double cpu_ms(const Request& request);
 
  private:
   const Problem& problem_;

@@ -34,7 +34,7 @@ std::string random_nonce() {
 }
 
 template <typename Bytes>
-std::string frame(const Bytes& payload) {
+std::string framed(const Bytes& payload) {
   std::uint32_t size = static_cast<std::uint32_t>(payload.size());
   std::string out;
   out.reserve(4 + payload.size());
@@ -86,7 +86,11 @@ bool RunnerSession::start(std::string* error) {
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + scratch_dir_, "TMPDIR=" + scratch_dir_,
               // As in the judge (main.cpp): freed request buffers are kept
               // for the next call instead of being faulted in again.
-              "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824"};
+              "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824",
+              // Heap the runner may pre-fault before a large request: an
+              // eighth of the memory limit (the harness caps it at 32 MiB).
+              fmt::format("{}={}", judge_harness::kWarmupLimitVariable,
+                          limits_.memory_bytes > 0 ? limits_.memory_bytes / 8 : std::uint64_t{32} << 20)};
   spec.env.insert(spec.env.end(), limits_.extra_env.begin(), limits_.extra_env.end());
   spec.working_dir = scratch_dir_;
   spec.channel_fd = sockets[1];
@@ -112,7 +116,7 @@ bool RunnerSession::start(std::string* error) {
   fcntl(channel_, F_SETFL, O_NONBLOCK);
   nonce_ = random_nonce();
   // The greeting fits in the socket buffer, so this write cannot block.
-  std::string greeting = frame(nonce_);
+  std::string greeting = framed(nonce_);
   if (send(channel_, greeting.data(), greeting.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(greeting.size())) {
     // Already dead (it crashed or exited before reading a byte): that is the
     // learner's runner failing, which the first call reports with its status.
@@ -144,13 +148,20 @@ void RunnerSession::stop() {
   if (!child_) return;
   json request = {{"op", "exit"}, {"args", json::object()}};
   std::vector<std::uint8_t> body = json::to_cbor(request);
-  std::string message = frame(body);
+  std::string message = framed(body);
   send(channel_, message.data(), message.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   for (int i = 0; i < 20 && !child_->poll_exited(); ++i) usleep(1000);
   kill_runner();
 }
 
+Request::Request(std::string op, const json& args)
+    : op_(std::move(op)), frame_(framed(json::to_cbor(json{{"op", op_}, {"args", with_typed_arrays(args)}}))) {}
+
 CallResult RunnerSession::call(const std::string& op, const json& args, int time_limit_ms) {
+  return call(Request(op, args), time_limit_ms);
+}
+
+CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
   CallResult result;
   if (!child_) {
     std::string error;
@@ -160,8 +171,7 @@ CallResult RunnerSession::call(const std::string& op, const json& args, int time
       return result;
     }
   }
-  std::vector<std::uint8_t> body = json::to_cbor(json{{"op", op}, {"args", with_typed_arrays(args)}});
-  std::string outgoing = frame(body);
+  const std::string& outgoing = request.frame();
   std::size_t sent = 0;
   std::string incoming;
   CapturedOutput printed(16 * 1024);

@@ -52,6 +52,21 @@ struct CallResult {
   std::string output;          // what the learner's code printed during the call (head)
 };
 
+// One request, encoded for the wire once: a case that sends the same input
+// many times (a performance check calls the learner and the reference five
+// times each) pays once for turning megabytes of numbers into CBOR.
+class Request {
+ public:
+  Request(std::string op, const nlohmann::json& args);
+  const std::string& op() const { return op_; }
+  // The length-prefixed CBOR frame, as sent.
+  const std::string& frame() const { return frame_; }
+
+ private:
+  std::string op_;
+  std::string frame_;
+};
+
 class RunnerSession {
  public:
   RunnerSession(std::string binary, RunnerLimits limits);
@@ -61,6 +76,7 @@ class RunnerSession {
 
   // Sends one request and waits for its reply for at most `time_limit_ms`.
   // Starts the runner if it is not running (again after a crash or a kill).
+  CallResult call(const Request& request, int time_limit_ms);
   CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms);
 
   // Asks the runner to exit and reaps it; kills it if it does not comply.

@@ -12,8 +12,9 @@
 // Both sides send a non-empty list of floating-point numbers as a typed
 // array (RFC 8746): CBOR tag kFloat64ArrayTag on a byte string of
 // little-endian doubles. Decoding 262,144 numbers that way is a copy, where
-// one CBOR item per number took about 15 ms on each side of every call. No
-// other tag is accepted.
+// one CBOR item per number took about 15 ms on each side of every call.
+// A non-empty list of integers that all fit in int64 travels the same way
+// under kInt64ArrayTag. No other tag is accepted.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,10 @@ inline constexpr int kChannelFd = 3;
 inline constexpr std::size_t kNonceSize = 16;
 inline constexpr std::uint32_t kMaxFrameBytes = 1u << 29;  // 512 MiB
 inline constexpr std::uint8_t kFloat64ArrayTag = 86;        // RFC 8746: float64, little endian
+inline constexpr std::uint8_t kInt64ArrayTag = 79;          // RFC 8746: sint64, little endian
+// Environment variable the judge sets for a runner: how many bytes of heap
+// the runner may pre-fault before a large request (see heap_warmup.cpp).
+inline constexpr const char* kWarmupLimitVariable = "JUDGE_HEAP_WARMUP_BYTES";
 
 // Blocking frame I/O on a descriptor; false on end of file, error or an
 // oversized frame.
