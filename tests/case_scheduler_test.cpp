@@ -52,6 +52,32 @@ TEST(ScheduleCases, ReportsInCaseOrderWhateverOrderTheyFinishIn) {
   EXPECT_EQ(reported, (std::vector<std::string>{"case0", "case1", "case2", "case3", "case4", "case5"}));
 }
 
+TEST(ScheduleCases, EveryWorkerStartsOnItsOwnThreadBeforeAnyCase) {
+  Cases cases({100, 100, 100, 100, 100, 100});
+  std::mutex mutex;
+  std::map<std::size_t, std::thread::id> started_on;
+  std::size_t cases_before_all_started = 0;
+  schedule_cases(
+      cases.pointers, std::vector<bool>(6, false), 3,
+      [&](std::size_t worker, const TestCase& test) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (started_on.size() < 3) ++cases_before_all_started;
+        auto found = started_on.find(worker);
+        EXPECT_TRUE(found != started_on.end() && found->second == std::this_thread::get_id())
+            << "worker " << worker << " judged a case on another thread than it started on";
+        return accepted(test);
+      },
+      [](std::size_t, TestResult&) {},
+      [&](std::size_t worker) {
+        // The first worker to start is slow: the others must wait for it.
+        if (worker == 0) std::this_thread::sleep_for(30ms);
+        std::lock_guard<std::mutex> lock(mutex);
+        started_on.emplace(worker, std::this_thread::get_id());
+      });
+  EXPECT_EQ(started_on.size(), 3u);
+  EXPECT_EQ(cases_before_all_started, 0u);
+}
+
 TEST(ScheduleCases, SharedCasesRunAtOnceAndTimedCasesAlone) {
   Cases cases({100, 100, 100, 100, 100});
   const std::vector<bool> alone = {false, true, false, false, false};

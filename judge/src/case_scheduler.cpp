@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,7 +65,8 @@ unsigned default_parallel_runners() {
 
 void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
-                    const std::function<void(std::size_t index, TestResult& result)>& report) {
+                    const std::function<void(std::size_t index, TestResult& result)>& report,
+                    const std::function<void(std::size_t worker)>& start_worker) {
   std::vector<std::size_t> shared;  // indices of the cases that may share the machine
   for (std::size_t i = 0; i < cases.size(); ++i)
     if (!alone[i]) shared.push_back(i);
@@ -110,7 +112,10 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
   // The first worker, which stays until the end, also runs the cases that
   // must run alone: each once every shared case is done and every case
   // before it is reported (a report may look for a hint, which compiles).
+  std::latch workers_started(static_cast<std::ptrdiff_t>(workers));
   auto work = [&](std::size_t worker) {
+    if (start_worker) start_worker(worker);
+    workers_started.arrive_and_wait();
     for (std::size_t k; (k = next_shared++) < shared.size();) judge_one(worker, shared[k]);
     if (worker != 0) return;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -160,15 +165,21 @@ void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases
   std::vector<bool> alone(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) alone[i] = find_checker(cases[i]->check)->measures_speed();
   std::size_t workers = std::max(1u, setup.parallel_runners);
-  // Runners start at their first call, so each starts on its worker's thread:
-  // a runner dies with the thread that started it (PR_SET_PDEATHSIG).
+  // Each runner starts on its worker's thread: a runner dies with the thread
+  // that started it (PR_SET_PDEATHSIG). All start before any case: they
+  // load while the first cases run, and the judge forks them while its heap
+  // is small (after a fork, every page the judge writes again costs a page
+  // fault, and a case's inputs and expectations are megabytes).
   std::vector<std::unique_ptr<Runners>> runners;
   for (std::size_t i = 0; i < workers; ++i) runners.push_back(std::make_unique<Runners>(problem, setup));
-  schedule_cases(cases, alone, workers,
-                 [&](std::size_t worker, const TestCase& test) {
-                   return judge_case(problem, test, setup, *runners[worker]);
-                 },
-                 report);
+  schedule_cases(
+      cases, alone, workers,
+      [&](std::size_t worker, const TestCase& test) { return judge_case(problem, test, setup, *runners[worker]); },
+      report,
+      [&](std::size_t worker) {
+        runners[worker]->learner.start_early();
+        runners[worker]->oracle.start_early();
+      });
 }
 
 }  // namespace judge

@@ -33,10 +33,13 @@ unsigned default_parallel_runners();
 // `worker` (0 to workers - 1; each worker is one thread, the same thread for
 // all its cases). Cases marked `alone` run on worker 0, one at a time, each
 // once every other case has finished and every case before it has been
-// reported. Reports as run_cases does.
+// reported. Reports as run_cases does. `start_worker(worker)`, when given,
+// runs first on each worker's thread, and no case starts until it has
+// finished on every worker.
 void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
-                    const std::function<void(std::size_t index, TestResult& result)>& report);
+                    const std::function<void(std::size_t index, TestResult& result)>& report,
+                    const std::function<void(std::size_t worker)>& start_worker = {});
 
 // Judges every case of `cases` and calls `report(index, result)` for each,
 // in case order, on the calling thread, as soon as it and all before it are

@@ -144,6 +144,11 @@ void RunnerSession::kill_runner() {
   }
 }
 
+void RunnerSession::start_early() {
+  std::string ignored;
+  if (!child_) start(&ignored);
+}
+
 void RunnerSession::stop() {
   if (!child_) return;
   json request = {{"op", "exit"}, {"args", json::object()}};

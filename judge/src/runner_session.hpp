@@ -79,6 +79,11 @@ class RunnerSession {
   CallResult call(const Request& request, int time_limit_ms);
   CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms);
 
+  // Starts the runner now if it is not running, so that it loads while the
+  // caller does other work; a failure is reported by the next call, which
+  // tries again.
+  void start_early();
+
   // Asks the runner to exit and reaps it; kills it if it does not comply.
   void stop();
 
