@@ -7,7 +7,6 @@
 #include <cxxabi.h>
 #include <cstring>
 #include <ctime>
-#include <limits>
 #include <map>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -57,21 +56,6 @@ Value from_json(const json& j) {
         flat.reserve(j.size());
         for (const json& item : j) flat.push_back(item.get<double>());
         return Value::doubles(std::move(flat));
-      }
-      // Token ids and seeds: kept flat unless one is beyond int64 (a seed
-      // may be; it then stays an unsigned Value of its own).
-      auto fits_int64 = [](const json& item) {
-        if (item.is_number_unsigned())
-          return item.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-        return item.is_number_integer();
-      };
-      bool all_integers = !j.empty();
-      for (const json& item : j) all_integers = all_integers && fits_int64(item);
-      if (all_integers) {
-        std::vector<std::int64_t> flat;
-        flat.reserve(j.size());
-        for (const json& item : j) flat.push_back(item.get<std::int64_t>());
-        return Value::integers(std::move(flat));
       }
       Value list = Value::list();
       for (const json& item : j) list.push(from_json(item));
