@@ -1,6 +1,6 @@
 // schedule_cases: in-order reports, parallel shared cases, timed cases alone,
 // longest first, the timeout cut-off and errors, with a fake judge function.
-#include "case_scheduler.hpp"
+#include "judging/case_scheduler.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "checks.hpp"
+#include "check/checker.hpp"
 
 namespace judge {
 namespace {

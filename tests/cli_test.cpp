@@ -2,7 +2,6 @@
 // 0/1/2, `--format json` as exactly one object on stdout, one-line reasons on
 // stderr, and learner prints that never reach stdout.
 #include <gtest/gtest.h>
-#include <poll.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,52 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
-
-extern char** environ;
+#include "run_judge.hpp"
 
 namespace judge {
 namespace {
 namespace fs = std::filesystem;
 
-struct JudgeRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs the judge binary with `args` from the repository root, in the test's
-// environment minus the variables that would point it elsewhere.
-JudgeRun run_judge(const std::vector<std::string>& args) {
-  SpawnSpec spec;
-  spec.argv = {JUDGE_BINARY};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  for (char** entry = environ; *entry; ++entry) {
-    std::string variable = *entry;
-    if (variable.rfind("JUDGE_ROOT=", 0) == 0 || variable.rfind("JUDGE_WORKSPACE=", 0) == 0) continue;
-    spec.env.push_back(variable);
-  }
-  spec.working_dir = JUDGE_SOURCE_DIR;
-  std::string error;
-  std::unique_ptr<Child> child = Child::spawn(spec, &error);
-  JudgeRun run;
-  if (!child) {
-    run.err = error;
-    return run;
-  }
-  CapturedOutput out(16 << 20), err(16 << 20);
-  while (!child->poll_exited()) {
-    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
-    poll(fds, 2, 50);
-    child->drain(&out, &err);
-  }
-  child->drain(&out, &err);
-  ExitStatus status = child->wait();
-  run.status = status.exited ? status.code : 128 + status.signal;
-  run.out = out.head;
-  run.err = err.head;
-  return run;
-}
+using testing::JudgeRun;
+using testing::run_judge;
 
 std::string fixture(const std::string& name) {
   return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();

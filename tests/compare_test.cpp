@@ -1,6 +1,6 @@
 // The one comparison rule (numbers_match) and whole-output comparison
 // (compare_output): every message a learner can see, pinned in full.
-#include "compare.hpp"
+#include "check/compare.hpp"
 
 #include <gtest/gtest.h>
 

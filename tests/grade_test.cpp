@@ -9,7 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "grade.hpp"
+#include "cli/grade.hpp"
 #include "run_judge.hpp"
 
 namespace judge {

@@ -1,7 +1,7 @@
 // Memory cgroups: finding the judge's own cgroup from made-up /proc files,
 // and, where this machine allows, a real cgroup that kills at its limit and
 // leaves nothing behind.
-#include "memory_cgroup.hpp"
+#include "sandbox/memory_cgroup.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,13 +1,14 @@
 // The process layer: Child and run_command (exit codes, signals, killing the
 // whole group, bounded capture, a clean environment, closed descriptors),
 // and RunnerSession against fake runners that misbehave on the channel.
-#include "process.hpp"
+#include "sandbox/process.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,7 +21,7 @@
 #include <string>
 #include <thread>
 
-#include "runner_session.hpp"
+#include "run/runner_session.hpp"
 
 namespace judge {
 namespace {
@@ -231,6 +232,55 @@ TEST_F(ProcessTest, OnlyStandardDescriptorsReachTheChild) {
   EXPECT_EQ(descriptor_target(child->pid(), 2).rfind("pipe:", 0), 0u);
 }
 
+TEST_F(ProcessTest, DescriptorsAboveTheOldLoopBoundAreClosedToo) {
+  // A judge with many files open (a large `grade`) holds descriptors past
+  // 1024; close_range reaches them all.
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  if (limit.rlim_max < 5000) GTEST_SKIP() << "the descriptor limit here is " << limit.rlim_max;
+  rlimit raised = limit;
+  raised.rlim_cur = std::max<rlim_t>(limit.rlim_cur, 5000);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &raised), 0);
+  int leaked = open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 0);
+  ASSERT_EQ(dup2(leaked, 4321), 4321);
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "10"};
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  close(leaked);
+  close(4321);
+  setrlimit(RLIMIT_NOFILE, &limit);
+  ASSERT_TRUE(child) << error;
+  const std::set<std::string> expected{"0", "1", "2"};
+  EXPECT_EQ(settled_descriptors(child->pid(), expected), expected);
+}
+
+TEST_F(ProcessTest, StoppingAGroupWaitsOnlyUntilTheChildHasEnded) {
+  // `sleep` ends at SIGTERM: no reason to wait out a 20 s grace period.
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "60"};
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(spec, &error);
+  ASSERT_TRUE(child) << error;
+  auto start = std::chrono::steady_clock::now();
+  child->stop_group(20000);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  ExitStatus status = child->wait();
+  EXPECT_EQ(status.signal, SIGTERM);
+}
+
+TEST_F(ProcessTest, StoppingAGroupKillsAChildThatIgnoresSigterm) {
+  std::string error;
+  std::unique_ptr<Child> child = Child::spawn(shell("trap '' TERM; echo ready; while :; do sleep 1; done"), &error);
+  ASSERT_TRUE(child) << error;
+  ASSERT_TRUE(wait_for_output(*child, "ready"));
+  auto start = std::chrono::steady_clock::now();
+  child->stop_group(300);
+  EXPECT_EQ(child->wait().signal, SIGKILL);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+}
+
 TEST_F(ProcessTest, TheChannelBecomesDescriptorThreeAndNothingElseLeaks) {
   int sockets[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets), 0);
@@ -264,18 +314,18 @@ TEST_F(ProcessTest, ASpawnThatCannotExecNamesTheFailedCall) {
   spec.argv = {"/nonexistent/program"};
   std::string error;
   EXPECT_EQ(Child::spawn(spec, &error), nullptr);
-  EXPECT_EQ(error, "execvp /nonexistent/program: failed in the child");
+  EXPECT_EQ(error, "execvp /nonexistent/program: No such file or directory (in the child, before exec)");
 
   spec.argv = {"/bin/true"};
   spec.working_dir = "/nonexistent/dir";
   EXPECT_EQ(Child::spawn(spec, &error), nullptr);
-  EXPECT_EQ(error, "chdir /bin/true: failed in the child");
+  EXPECT_EQ(error, "chdir /nonexistent/dir: No such file or directory (in the child, before exec)");
 
   spec = SpawnSpec();
   spec.argv = {"/nonexistent/program"};
   CommandResult result = run_command(spec, 1000);
   EXPECT_FALSE(result.started);
-  EXPECT_EQ(result.error, "execvp /nonexistent/program: failed in the child");
+  EXPECT_EQ(result.error, "execvp /nonexistent/program: No such file or directory (in the child, before exec)");
 }
 
 // RunnerSession against fake runners (fake_runner.cpp, copied under the name

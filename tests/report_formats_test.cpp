@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "report/reporter.hpp"
+#include "report/xml.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
+#include "sandbox/process.hpp"
+#include "util/paths.hpp"
 
 extern char** environ;
 
@@ -18,6 +19,8 @@ struct JudgeRun {
   int status = -1;  // exit code, or 128 + signal
   std::string out;
   std::string err;
+  pid_t pid = -1;        // the judge's process
+  long max_rss_kb = 0;   // its peak resident memory (its largest descendant's, if larger)
 };
 
 // The test's environment minus what would point the judge elsewhere, plus `extra`.
@@ -54,6 +57,8 @@ inline JudgeRun run_judge(const std::vector<std::string>& args, const std::vecto
   }
   child->drain(&out, &err);
   ExitStatus status = child->wait();
+  run.pid = child->pid();
+  run.max_rss_kb = status.max_rss_kb;
   run.status = status.exited ? status.code : 128 + status.signal;
   run.out = out.head;
   run.err = err.head;

@@ -12,11 +12,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "checks.hpp"
-#include "judging.hpp"
-#include "memory_cgroup.hpp"
-#include "paths.hpp"
-#include "spec.hpp"
+#include "check/checker.hpp"
+#include "check/registry.hpp"
+#include "judging/judging.hpp"
+#include "sandbox/memory_cgroup.hpp"
+#include "util/paths.hpp"
+#include "spec/problem.hpp"
 
 namespace judge {
 namespace {
@@ -28,7 +29,7 @@ const Paths& source_paths() {
 }
 
 const Problem& temperature() {
-  static const Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string());
+  static const Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
   return problem;
 }
 

@@ -24,63 +24,14 @@
 #include <sstream>
 #include <thread>
 
+#include "run_judge.hpp"
+
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct JudgeRun {
-  int status = -1;
-  std::string out, err;
-  long max_rss_kb = 0;
-  pid_t pid = -1;  // the judge's process
-};
-
-JudgeRun run_judge(const std::vector<std::string>& args) {
-  int out_pipe[2], err_pipe[2];
-  EXPECT_EQ(pipe(out_pipe), 0);
-  EXPECT_EQ(pipe(err_pipe), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    std::vector<char*> argv;
-    std::string binary = JUDGE_BINARY;
-    argv.push_back(binary.data());
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  JudgeRun run;
-  run.pid = pid;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_count = 2;
-  while (open_count > 0) {
-    poll(fds, 2, -1);
-    for (pollfd& fd : fds) {
-      if (fd.fd < 0 || !(fd.revents & (POLLIN | POLLHUP))) continue;
-      char buffer[65536];
-      ssize_t n = read(fd.fd, buffer, sizeof buffer);
-      if (n <= 0) {
-        close(fd.fd);
-        fd.fd = -1;
-        --open_count;
-      } else {
-        (&fd == &fds[0] ? run.out : run.err).append(buffer, static_cast<std::size_t>(n));
-      }
-    }
-  }
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.max_rss_kb = usage.ru_maxrss;
-  return run;
-}
+using judge::testing::JudgeRun;
+using judge::testing::run_judge;
 
 // Which protections `judge doctor` reports active.
 const std::set<std::string>& active_protections() {

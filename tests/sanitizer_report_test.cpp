@@ -7,10 +7,11 @@
 #include <filesystem>
 #include <string>
 
-#include "judging.hpp"
-#include "paths.hpp"
-#include "sanitizer_report.hpp"
-#include "spec.hpp"
+#include "judging/judging.hpp"
+#include "check/registry.hpp"
+#include "util/paths.hpp"
+#include "check/crash_report.hpp"
+#include "spec/problem.hpp"
 
 namespace judge {
 namespace {
@@ -166,7 +167,7 @@ const Paths& source_paths() {
 
 // Judges a temperature fixture; `max_cases` > 0 keeps only that many samples.
 ProblemResult judge_fixture(const std::string& fixture, bool sanitize, std::size_t max_cases = 0) {
-  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string());
+  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
   if (max_cases > 0) {
     problem.samples.resize(std::min(problem.samples.size(), max_cases));
     problem.hidden.clear();
@@ -199,7 +200,7 @@ TEST(CrashEndToEnd, SanitizeReportsAHeapOverflowAtTheLearnersLine) {
 }
 
 TEST(SanitizeEndToEnd, SpeedIsNotComparedWithTheUnsanitizedReference) {
-  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "top_k").string());
+  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "top_k").string(), checker_case_rules());
   problem.samples.clear();
   std::erase_if(problem.hidden, [](const TestCase& test) { return test.check != "performance"; });
   ASSERT_FALSE(problem.hidden.empty()) << "top_k has no performance case";

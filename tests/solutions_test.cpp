@@ -3,7 +3,6 @@
 // must get its stated verdict. One test per file, found when the tests are
 // listed, so a new problem joins without touching this file.
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,10 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "checks.hpp"
-#include "judging.hpp"
-#include "paths.hpp"
-#include "spec.hpp"
+#include "check/registry.hpp"
+#include "judging/judging.hpp"
+#include "spec/package.hpp"
+#include "spec/solutions_index.hpp"
+#include "util/errors.hpp"
+#include "util/paths.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
@@ -43,61 +45,36 @@ std::string test_name(const std::string& text) {
   return name;
 }
 
-const std::set<std::string> kVerdicts = {"wrong_answer", "runtime_error", "time_limit_exceeded",
-                                         "memory_limit_exceeded", "compile_error"};
+// The case of one listed solution file (absolute), named after its path.
+SolutionCase listed_case(const std::string& slug, const fs::path& dir, const std::string& file, Verdict verdict) {
+  std::string relative = fs::path(file).lexically_relative(dir).string();
+  return {test_name(slug + "_" + fs::path(relative).replace_extension().string()), slug, relative,
+          verdict_name(verdict), ""};
+}
 
 // Reads one problem's index; a mistake in it becomes a failing case naming it.
 void add_problem(const std::string& slug, std::vector<SolutionCase>* cases) {
-  fs::path dir = fs::path(source_paths().solutions_dir) / slug;
-  fs::path index = dir / "solutions.yaml";
-  const std::string index_name = "solutions/" + slug + "/solutions.yaml";
-  auto index_problem = [&](const std::string& what) {
-    cases->push_back({test_name(slug + "_solutions_yaml"), slug, "solutions.yaml", "", index_name + ": " + what});
-  };
-  if (!fs::is_regular_file(index)) {
+  const Package package = package_of(source_paths(), slug);
+  const fs::path dir = package.solutions_dir;
+  if (!fs::is_regular_file(package.solutions_index)) {
     cases->push_back({test_name(slug + "_solutions_yaml"), slug, "solutions.yaml", "", "", true});
     return;
   }
-  YAML::Node root;
+  std::optional<SolutionsIndex> index;
   try {
-    root = YAML::LoadFile(index.string());
-  } catch (const YAML::Exception& e) {
-    return index_problem(e.what());
+    index = load_solutions_index(package);
+  } catch (const SpecError& error) {
+    cases->push_back({test_name(slug + "_solutions_yaml"), slug, "solutions.yaml", "", error.message});
+    return;
   }
-  if (!root.IsMap()) return index_problem("expected a mapping with reference, accepted and wrong");
-  for (const auto& entry : root) {
-    std::string key = entry.first.Scalar();
-    if (key != "reference" && key != "accepted" && key != "wrong")
-      return index_problem("unknown key '" + key + "'; expected reference, accepted, wrong");
-  }
+  cases->push_back({test_name(slug + "_reference"), slug,
+                    fs::path(index->reference).lexically_relative(dir).string(), "accepted", ""});
   std::set<std::string> listed;
-  std::string reference = root["reference"] ? root["reference"].Scalar() : "reference.hpp";
-  cases->push_back({test_name(slug + "_reference"), slug, reference, "accepted", ""});
-  for (const char* kind : {"accepted", "wrong"}) {
-    YAML::Node list = root[kind];
-    if (!list) continue;
-    if (!list.IsSequence()) return index_problem(std::string("'") + kind + "' must be a list");
-    for (const YAML::Node& item : list) {
-      std::string where = std::string(kind) + " entry at line " + std::to_string(item.Mark().line + 1);
-      if (!item.IsMap() || !item["file"]) return index_problem(where + " has no 'file'");
-      for (const auto& entry : item) {
-        std::string key = entry.first.Scalar();
-        bool known = key == "file" || (std::string(kind) == "accepted" ? key == "note" : key == "verdict" || key == "mistake");
-        if (!known) return index_problem(where + ": unknown key '" + key + "'");
-      }
-      std::string file = item["file"].Scalar();
-      std::string verdict = "accepted";
-      if (std::string(kind) == "wrong") {
-        verdict = item["verdict"] ? item["verdict"].Scalar() : "";
-        if (!kVerdicts.count(verdict))
-          return index_problem(where + " (" + file + "): verdict '" + verdict +
-                               "' is not one of wrong_answer, runtime_error, time_limit_exceeded, "
-                               "memory_limit_exceeded, compile_error");
-      }
-      listed.insert(fs::path(file).lexically_normal().string());
-      cases->push_back({test_name(slug + "_" + fs::path(file).replace_extension().string()), slug, file, verdict, ""});
+  for (const std::vector<KnownSolution>* list : {&index->accepted, &index->wrong})
+    for (const KnownSolution& solution : *list) {
+      cases->push_back(listed_case(slug, dir, solution.file, solution.verdict));
+      listed.insert(cases->back().file);
     }
-  }
   // A solution on disk that the index forgets would never be judged.
   for (const char* kind : {"accepted", "wrong"}) {
     if (!fs::is_directory(dir / kind)) continue;
@@ -108,17 +85,13 @@ void add_problem(const std::string& slug, std::vector<SolutionCase>* cases) {
     for (const std::string& file : files)
       if (!listed.count(file))
         cases->push_back({test_name(slug + "_" + fs::path(file).replace_extension().string()), slug, file, "",
-                          "solutions/" + slug + "/" + file + " is not listed in " + index_name});
+                          "solutions/" + slug + "/" + file + " is not listed in " + display_path(package.solutions_index)});
   }
 }
 
 std::vector<SolutionCase> all_solutions() {
   std::vector<SolutionCase> cases;
-  std::vector<std::string> slugs;
-  for (const auto& entry : fs::directory_iterator(source_paths().problems_dir))
-    if (fs::is_regular_file(entry.path() / "problem.yaml")) slugs.push_back(entry.path().filename().string());
-  std::sort(slugs.begin(), slugs.end());
-  for (const std::string& slug : slugs) add_problem(slug, &cases);
+  for (const std::string& slug : problem_slugs(source_paths().problems_dir)) add_problem(slug, &cases);
   return cases;
 }
 
@@ -128,7 +101,7 @@ const Problem& problem_for(const std::string& slug, std::string* error) {
   static std::map<std::string, std::string> errors;
   if (!problems.count(slug) && !errors.count(slug)) {
     try {
-      problems[slug] = load_problem((fs::path(source_paths().problems_dir) / slug).string());
+      problems[slug] = load_problem((fs::path(source_paths().problems_dir) / slug).string(), checker_case_rules());
     } catch (const SpecError& e) {
       errors[slug] = e.message;
     }

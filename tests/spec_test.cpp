@@ -1,18 +1,22 @@
 // Loading problem.yaml and case files: what a valid problem becomes, and the
 // full `file:line:column: message` of every mistake an author can make.
-#include "spec.hpp"
+#include "spec/problem.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <string>
 
-#include "checks.hpp"
-#include "typed_values.hpp"
-#include "yaml_reader.hpp"
+#include "check/checker.hpp"
+#include "check/registry.hpp"
+#include "spec/typed_values.hpp"
+#include "spec/yaml_reader.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
@@ -74,7 +78,7 @@ class SpecTest : public ::testing::Test {
   std::string load_error(const std::string& problem_yaml) {
     write("demo/problem.yaml", problem_yaml);
     try {
-      load_problem("demo");
+      load_problem("demo", checker_case_rules());
     } catch (const SpecError& error) {
       return error.message;
     }
@@ -100,7 +104,7 @@ TEST_F(SpecTest, MinimalProblemLoadsWithItsDefaults) {
         "    input: {x: -1.0, xs: []}\n"
         "    throws: invalid_argument\n");
   write("demo/hidden/notes.txt", "not a case file");
-  Problem problem = load_problem("demo");
+  Problem problem = load_problem("demo", checker_case_rules());
 
   EXPECT_EQ(problem.slug, "demo");
   EXPECT_EQ(problem.title, "Demo");
@@ -167,7 +171,7 @@ TEST_F(SpecTest, ExplicitHiddenListIsLoadedInItsOwnOrder) {
   write("demo/cases/y.yaml", "cases:\n  - name: from_y\n    input: {x: 2.0, xs: [3]}\n");
   write("demo/cases/z.yaml", "cases:\n  - name: from_z\n    input: {x: 2.0, xs: [3]}\n");
   write("demo/hidden/ignored.yaml", "this file is not listed: {");
-  Problem problem = load_problem("demo");
+  Problem problem = load_problem("demo", checker_case_rules());
   ASSERT_EQ(problem.hidden.size(), 2u);
   EXPECT_EQ(problem.hidden[0].name, "from_z");
   EXPECT_EQ(problem.hidden[1].name, "from_y");
@@ -178,7 +182,7 @@ TEST_F(SpecTest, ProblemsAreListedInCourseOrder) {
   write("problems/early/problem.yaml", with(kMinimal, "order: 3", "order: 1"));
   write("problems/also_early/problem.yaml", with(kMinimal, "order: 3", "order: 1"));
   write("problems/not_a_problem/readme.txt", "no problem.yaml here");
-  std::vector<Problem> problems = load_all_problems("problems");
+  std::vector<Problem> problems = load_all_problems("problems", checker_case_rules());
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0].slug, "also_early");
   EXPECT_EQ(problems[1].slug, "early");
@@ -188,7 +192,7 @@ TEST_F(SpecTest, ProblemsAreListedInCourseOrder) {
 TEST_F(SpecTest, NumbersAcceptYamlInfinityAndNanSpellings) {
   write("demo/problem.yaml",
         with(kMinimal, "input: {x: 1.0, xs: [1, 2]}", "input: {x: -.inf, xs: [.inf, -.inf, .nan, +.inf, .Inf, -3e2]}"));
-  Problem problem = load_problem("demo");
+  Problem problem = load_problem("demo", checker_case_rules());
   const nlohmann::json& input = problem.samples[0].input;
   EXPECT_EQ(input["x"].get<double>(), -INFINITY);
   const nlohmann::json& xs = input["xs"];
@@ -205,19 +209,19 @@ TEST_F(SpecTest, GeneratorsExpandDeterministically) {
   write("demo/problem.yaml",
         with(kMinimal, "input: {x: 1.0, xs: [1, 2]}",
              "input: {x: 1.0, xs: {generate: arange, n: 4, start: 1.5, step: -0.5, set: {2: -.inf}}}"));
-  Problem problem = load_problem("demo");
+  Problem problem = load_problem("demo", checker_case_rules());
   EXPECT_TRUE(is_generated(problem.samples[0].input["xs"])) << "kept as a description until a case runs";
   EXPECT_EQ(materialize_input(problem.samples[0].input)["xs"], nlohmann::json({1.5, 1.0, -INFINITY, 0.0}));
 
   write("demo/problem.yaml", with(kMinimal, "input: {x: 1.0, xs: [1, 2]}",
                                   "input: {x: 1.0, xs: {generate: uniform, n: 1000, seed: 7, low: -8, high: 8}}"));
-  const nlohmann::json first = materialize_input(load_problem("demo").samples[0].input)["xs"];
+  const nlohmann::json first = materialize_input(load_problem("demo", checker_case_rules()).samples[0].input)["xs"];
   ASSERT_EQ(first.size(), 1000u);
   for (const auto& v : first) {
     EXPECT_GE(v.get<double>(), -8.0);
     EXPECT_LT(v.get<double>(), 8.0);
   }
-  EXPECT_EQ(materialize_input(load_problem("demo").samples[0].input)["xs"], first)
+  EXPECT_EQ(materialize_input(load_problem("demo", checker_case_rules()).samples[0].input)["xs"], first)
       << "the same seed gives the same values";
 }
 
@@ -287,7 +291,7 @@ std::vector<ErrorCase> error_cases() {
       {"an expectation of the wrong type", with(kMinimal, "expect: [0.5, 0.5]", "expect: 0.5"),
        "demo/problem.yaml:17:13: key 'expect': expected a list of numbers or a generator"},
       {"an unknown check name", kMinimal + "    check: nonsense\n",
-       "demo/problem.yaml:18:12: key 'check': unknown check 'nonsense'; expected one of: " + checker_names()},
+       "demo/problem.yaml:18:12: key 'check': unknown check 'nonsense'; expected one of: " + fmt::format("{}", fmt::join(checker_names(), ", "))},
       {"check_args the values check does not take", kMinimal + "    check_args: {seeds: 5}\n",
        "demo/problem.yaml:15:5: case 'first': check 'values' takes only check_args.expect_op, not 'seeds'"},
       {"a case time limit out of range", kMinimal + "    time_ms: 0\n",
@@ -340,7 +344,7 @@ TEST_F(SpecTest, CaseFileErrorsNameTheCaseFile) {
 
 TEST_F(SpecTest, MissingProblemFileIsNamed) {
   try {
-    load_problem("demo");
+    load_problem("demo", checker_case_rules());
     FAIL() << "loaded a problem without problem.yaml";
   } catch (const SpecError& error) {
     EXPECT_EQ(error.message, "demo/problem.yaml: cannot read the file");

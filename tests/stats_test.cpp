@@ -2,14 +2,14 @@
 // against published values, the threshold as their inverse, pooling, and
 // the sample-size rule, down to a seeded simulation of the promise "a correct
 // sampler passes, one off by 0.02 fails".
-#include "stats.hpp"
+#include "check/stats.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "typed_values.hpp"
+#include "spec/typed_values.hpp"
 
 namespace judge {
 namespace {

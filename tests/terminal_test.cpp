@@ -9,7 +9,7 @@
 #include <fstream>
 #include <thread>
 
-#include "report.hpp"
+#include "report/reporter.hpp"
 #include "run_judge.hpp"
 
 namespace judge {

@@ -1,6 +1,6 @@
 // Typed arrays on the runner channel: which lists become one, that they
 // survive CBOR bit for bit, and that nothing else passes as one.
-#include "wire_format.hpp"
+#include "run/wire_format.hpp"
 
 #include <gtest/gtest.h>
 

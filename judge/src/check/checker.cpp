@@ -1,0 +1,111 @@
+// The handling of failed calls that every checker shares.
+#include "check/checker.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "spec/typed_values.hpp"
+#include "util/errors.hpp"
+#include "util/fingerprint.hpp"
+
+namespace judge {
+namespace {
+void died(const CallResult& call, int memory_mb, TestResult* result) {
+  result->failure_kind = call.signal ? fmt::format("signal:{}", call.signal) : "died";
+  if (call.killed_by_cpu_limit) {
+    result->verdict = Verdict::kTimeLimitExceeded;
+    result->message = "the runner used up its CPU time limit and was killed";
+  } else if (call.out_of_memory) {
+    result->verdict = Verdict::kMemoryLimitExceeded;
+    result->message =
+        fmt::format("the kernel killed the runner at its memory limit (the problem allows {} MiB)", memory_mb);
+  } else if (call.signal != 0 && call.peak_memory_kb >= static_cast<long>(memory_mb) * 1024 * 9 / 10) {
+    // Killed while at the memory limit: the allocation failed and the code
+    // went on with a null pointer, or the kernel killed it.
+    result->verdict = Verdict::kMemoryLimitExceeded;
+    result->message = fmt::format("{} after using {} MiB of the {} MiB limit", call.detail, call.peak_memory_kb / 1024,
+                                  memory_mb);
+  } else {
+    result->verdict = Verdict::kRuntimeError;
+    result->message = call.detail;
+  }
+}
+
+void threw(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result) {
+  result->failure_kind = "exception:" + call.exception_type;
+  std::string what = call.what.empty() ? "" : ": " + call.what;
+  if (call.exception_kind == "bad_alloc") {
+    result->verdict = Verdict::kMemoryLimitExceeded;
+    result->message = fmt::format("{} thrown: out of memory under the {} MiB limit", call.exception_type, memory_mb);
+  } else if (test.expects_invalid_argument && call.exception_kind == "invalid_argument") {
+    result->failure_kind.clear();
+    result->verdict = Verdict::kAccepted;
+  } else if (test.expects_invalid_argument) {
+    result->verdict = Verdict::kWrongAnswer;
+    result->message = fmt::format("expected std::invalid_argument, but it threw {}{}", call.exception_type, what);
+  } else if (call.exception_kind == "invalid_argument") {
+    result->verdict = Verdict::kRuntimeError;
+    result->message = fmt::format("threw {} on a valid input: {}", call.exception_type, call.what);
+  } else {
+    result->verdict = Verdict::kRuntimeError;
+    result->message = fmt::format("uncaught exception {}{}", call.exception_type, what);
+  }
+}
+}  // namespace
+
+TestResult start_result(const TestCase& test) {
+  TestResult result;
+  result.name = test.name;
+  result.hidden = test.hidden;
+  return result;
+}
+
+TestResult& fail(TestResult* result, std::string message, std::string kind) {
+  result->verdict = Verdict::kWrongAnswer;
+  result->message = std::move(message);
+  result->failure_kind = std::move(kind);
+  return *result;
+}
+
+nlohmann::json expected_value(CheckContext& context) {
+  if (context.test.expect) return *context.test.expect;
+  std::string op = context.test.check_args.value("expect_op", context.test.op);
+  return context.reference(op, context.test.input);
+}
+
+std::vector<std::uint64_t> case_seeds(const CheckContext& context, std::size_t count) {
+  SplitMix64 stream(fnv1a_64(context.problem.slug + "/" + context.test.name));
+  std::vector<std::uint64_t> seeds(count);
+  for (std::uint64_t& seed : seeds) seed = stream.next();
+  return seeds;
+}
+
+void account_call(const CallResult& call, TestResult* result) {
+  result->time_ms += call.wall_ms;
+  result->slowest_call_ms = std::max(result->slowest_call_ms, call.wall_ms);
+  if (result->output.empty()) result->output = call.output;
+}
+
+bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result) {
+  using Outcome = CallResult::Outcome;
+  switch (call.outcome) {
+    case Outcome::kValue: return false;
+    case Outcome::kHarnessError:
+      throw JudgeFault{fmt::format("case '{}': the harness could not run the request: {}", test.name, call.detail)};
+    case Outcome::kTimeout:
+      result->failure_kind = "timeout";
+      result->verdict = Verdict::kTimeLimitExceeded;
+      result->message = fmt::format("{} (the time limit of this case); the runner was killed", call.detail);
+      return true;
+    case Outcome::kDied: died(call, memory_mb, result); return true;
+    case Outcome::kMalformed:
+      result->failure_kind = "malformed";
+      result->verdict = Verdict::kRuntimeError;
+      result->message = call.detail;
+      return true;
+    case Outcome::kException: threw(call, test, memory_mb, result); return true;
+  }
+  return false;
+}
+
+}  // namespace judge

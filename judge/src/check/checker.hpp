@@ -1,0 +1,74 @@
+// Checkers decide a case's verdict from what the learner's runner returned.
+// Each is registered under the name a case gives in `check:` (registry.hpp).
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/runner.hpp"
+#include "spec/problem.hpp"
+#include "spec/verdict.hpp"
+
+namespace judge {
+
+struct CheckContext {
+  const Problem& problem;
+  const TestCase& test;  // with its generated inputs expanded
+  Runner& learner;
+  // Runs `op` on the reference solution and returns its value; throws
+  // JudgeFault when the reference does not return one.
+  std::function<nlohmann::json(const std::string& op, const nlohmann::json& args)> reference;
+  // Sends the request to the reference afresh (never memoized) and returns
+  // the CPU milliseconds the call took inside its runner; for performance
+  // checks. May be empty where no timing is wanted (hints).
+  std::function<double(const Request& request)> reference_cpu_ms = {};
+  // Why speed is not compared with the reference in this run, when it is not
+  // (a sanitized learner against an unsanitized reference would be unfair).
+  std::string timing_off_reason = {};
+};
+
+class Checker {
+ public:
+  virtual ~Checker() = default;
+  // Inputs of the op that the checker fills in itself (e.g. the seeds of a
+  // distribution test); a case must not give them.
+  virtual std::vector<std::string> supplied_inputs(const TestCase&) const { return {}; }
+  // Why a loaded case does not suit this checker; nullopt when it does.
+  virtual std::optional<std::string> problem_with(const TestCase&, const Operation&) const { return std::nullopt; }
+  virtual TestResult run(CheckContext& context) const = 0;
+  // True for checkers that time the learner's code: their cases run alone,
+  // after the others, so no other runner shares the machine with them.
+  virtual bool measures_speed() const { return false; }
+};
+
+// The verdict of a call that did not return a value the checker can judge:
+// time limit, crash, malformed reply, an exception (expected or not).
+// Returns false when `call` holds a value and the checker must decide.
+// Throws JudgeFault for a harness error.
+bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result);
+
+// A TestResult for `test` with its name and visibility filled in.
+TestResult start_result(const TestCase& test);
+
+// Marks `result` a wrong answer of `kind` with `message`; returns it.
+TestResult& fail(TestResult* result, std::string message, std::string kind);
+
+// The expectation of a values-like case: its stored `expect`, else the
+// reference's answer, from the same op or from `check_args.expect_op` (a
+// trusted oracle op in the harness, e.g. attention recomputed from scratch
+// to check a cached implementation).
+nlohmann::json expected_value(CheckContext& context);
+
+// `count` well-mixed seeds for the case: a splitmix64 stream started from
+// a hash of the problem's and the case's names, so every run, machine and
+// solution draws with the same seeds.
+std::vector<std::uint64_t> case_seeds(const CheckContext& context, std::size_t count);
+
+// Accumulates one call into a case's result: time, slowest call, the first
+// output printed.
+void account_call(const CallResult& call, TestResult* result);
+
+}  // namespace judge

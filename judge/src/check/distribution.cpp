@@ -1,0 +1,156 @@
+// Checkers for sampling functions, judged by what a sampler promises rather
+// than by golden token ids:
+//   1. every drawn id is in range and has non-zero probability;
+//   2. the same seed gives the same token;
+//   3. (`distribution` only) over many well-mixed seeds the frequencies fit
+//      the expected distribution: Pearson's chi-square at a false-reject rate
+//      of kFalseRejectRate, with enough draws to catch any token's
+//      probability off by kDetectableDeviation (see stats.hpp).
+// The expected distribution is the reference's `probs_op` on the same input.
+// `sampler_support` runs checks 1 and 2 only, for inputs too large to draw
+// from tens of thousands of times.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "check/checker.hpp"
+#include "check/compare.hpp"
+#include "check/registry.hpp"
+#include "check/stats.hpp"
+#include "spec/typed_values.hpp"
+
+namespace judge {
+namespace {
+using nlohmann::json;
+
+constexpr std::size_t kSeedsPerRequest = 10000;
+constexpr std::size_t kRepeatedSeeds = 500;
+constexpr std::size_t kMinRepeatedSeeds = 25;
+constexpr std::int64_t kSupportDraws = 400;
+
+class SamplerChecker : public Checker {
+ public:
+  explicit SamplerChecker(bool full) : full_(full) {}
+
+  std::vector<std::string> supplied_inputs(const TestCase&) const override { return {"seeds"}; }
+
+  std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const override {
+    bool has_seeds = false;
+    for (const auto& [name, type] : op.inputs) has_seeds = has_seeds || (name == "seeds" && type == ValueType::kSeeds);
+    if (!has_seeds) return fmt::format("op '{}' needs an input 'seeds: seeds' for a sampler check", op.name);
+    if (op.output != ValueType::kInts) return fmt::format("op '{}' must return ints for a sampler check", op.name);
+    if (test.expect || test.expects_invalid_argument) return "a sampler check takes neither 'expect' nor 'throws'";
+    for (const auto& [key, value] : test.check_args.items()) {
+      if (key == "probs_op" && value.is_string()) continue;
+      if (key == "draws" && value.is_number_integer() && value.get<std::int64_t>() > 0 && !full_) continue;
+      return fmt::format("unexpected check_args.{} (expected probs_op{})", key, full_ ? "" : " and draws");
+    }
+    if (!test.check_args.contains("probs_op")) return "check_args.probs_op must name the op giving the probabilities";
+    return std::nullopt;
+  }
+
+  TestResult run(CheckContext& context) const override {
+    const TestCase& test = context.test;
+    TestResult result = start_result(test);
+    json probs_json = context.reference(test.check_args["probs_op"].get<std::string>(), test.input);
+    std::vector<double> probs = probs_json.get<std::vector<double>>();
+    std::int64_t draws = full_ ? draws_for_power(probs) : test.check_args.value("draws", kSupportDraws);
+
+    std::vector<std::uint64_t> seeds = case_seeds(context, static_cast<std::size_t>(draws));
+
+    std::vector<int> tokens;
+    tokens.reserve(seeds.size());
+    for (std::size_t start = 0; start < seeds.size(); start += kSeedsPerRequest) {
+      std::vector<std::uint64_t> batch(seeds.begin() + static_cast<long>(start),
+                                       seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
+      std::vector<int> got;
+      if (!draw(context, batch, &got, &result)) return result;
+      if (auto bad = check_support(probs, batch, got)) return fail(&result, *bad, "zero_probability");
+      tokens.insert(tokens.end(), got.begin(), got.end());
+    }
+    // The same seeds again, in reverse order and in a request of their own:
+    // a sampler that ignores its seed, or keeps state between calls, differs.
+    // A quarter of a small draw (at least kMinRepeatedSeeds) is plenty: a
+    // seed-ignoring sampler differs on a repeat with the probability that two
+    // draws differ, and each repeat on a large vocabulary costs a full call.
+    std::size_t repeats = std::min({kRepeatedSeeds, seeds.size(), std::max(kMinRepeatedSeeds, seeds.size() / 4)});
+    std::vector<std::uint64_t> again(seeds.rbegin() + static_cast<long>(seeds.size() - repeats), seeds.rend());
+    std::vector<int> redrawn;
+    if (!draw(context, again, &redrawn, &result)) return result;
+    for (std::size_t i = 0; i < again.size(); ++i) {
+      int first = tokens[repeats - 1 - i];
+      if (redrawn[i] != first)
+        return fail(&result, fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
+                                         "when asked again (seed a generator from the seed, once per call)",
+                                         again[i], first, redrawn[i]),
+                  "nondeterministic");
+    }
+    if (!full_) return result;
+
+    std::vector<std::int64_t> counts(probs.size(), 0);
+    for (int token : tokens) ++counts[static_cast<std::size_t>(token)];
+    FitResult fit = chi_square_fit(probs, counts);
+    if (fit.rejected) result.returned = counts;  // the histogram, to match against known mistakes
+    if (fit.rejected)
+      return fail(&result,
+                  fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
+                              "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "
+                              "freedom at a false-reject rate of {:g}, over {} seeded draws)",
+                              fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic,
+                              fit.threshold, fit.degrees_of_freedom, kFalseRejectRate, draws),
+                  "distribution");
+    return result;
+  }
+
+ private:
+  // Asks the learner's sampler for one token per seed; false (with the
+  // verdict in *result) when the call did not return a list of them.
+  static bool draw(CheckContext& context, const std::vector<std::uint64_t>& seeds, std::vector<int>* tokens,
+                   TestResult* result) {
+    json args = context.test.input;
+    args["seeds"] = seeds;
+    CallResult call = context.learner.call(context.test.op, args, context.test.time_ms);
+    account_call(call, result);
+    if (verdict_for_unusual_call(call, context.test, context.problem.memory_mb, result)) return false;
+    if (!call.value.is_array() || call.value.size() != seeds.size()) {
+      fail(result, "the harness got no token list back (the sampler's results were lost)", "malformed");
+      return false;
+    }
+    for (const json& token : call.value) {
+      if (!token.is_number_integer())
+        return fail(result, "a sampler returned something other than a token id", "malformed"), false;
+      tokens->push_back(token.get<int>());
+    }
+    return true;
+  }
+
+  static std::optional<std::string> check_support(const std::vector<double>& probs,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  const std::vector<int>& tokens) {
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      int token = tokens[i];
+      if (token < 0 || static_cast<std::size_t>(token) >= probs.size())
+        return fmt::format("seed {} gave token {}, outside [0, {})", seeds[i], token, probs.size());
+      if (probs[static_cast<std::size_t>(token)] == 0)
+        return fmt::format("seed {} gave token {}, whose probability is 0 (it was filtered out); "
+                           "a sampler must draw only from the kept tokens",
+                           seeds[i], token);
+    }
+    return std::nullopt;
+  }
+
+  bool full_;
+};
+}  // namespace
+
+const Checker& distribution_checker() {
+  static const SamplerChecker checker(/*full=*/true);
+  return checker;
+}
+
+const Checker& sampler_support_checker() {
+  static const SamplerChecker checker(/*full=*/false);
+  return checker;
+}
+
+}  // namespace judge

@@ -1,0 +1,35 @@
+// Answers from the reference solution, run through the same harness in its
+// own runner: the expectations of cases that store none, sampler
+// distributions, and oracle ops. Each distinct request runs once.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run/runner_session.hpp"
+#include "spec/problem.hpp"
+
+namespace judge {
+
+class ReferenceOracle {
+ public:
+  ReferenceOracle(const Problem& problem, std::string binary);
+  // The reference's value for `op` on `args`; throws JudgeFault when the
+  // reference does not return one.
+  nlohmann::json call(const std::string& op, const nlohmann::json& args);
+  // Like call(), but also says how long the reference took (0 when memoized).
+  nlohmann::json call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms);
+  // Starts the reference's runner ahead of its first call.
+  void start_early() { session_.start_early(); }
+  // Sends `request` afresh (no memo) and returns the CPU milliseconds the
+  // call took.
+  double cpu_ms(const Request& request);
+
+ private:
+  const Problem& problem_;
+  RunnerSession session_;
+  std::map<std::string, nlohmann::json> memo_;
+};
+
+}  // namespace judge

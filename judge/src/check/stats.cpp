@@ -1,0 +1,175 @@
+// Chi-square tail probabilities (regularized incomplete gamma), thresholds,
+// pooling and the power rule.
+#include "check/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace judge {
+namespace {
+// Regularized lower incomplete gamma P(a, x) by its series (x < a + 1).
+double gamma_p_series(double a, double x) {
+  double sum = 1.0 / a, term = sum;
+  for (int n = 1; n < 10000; ++n) {
+    term *= x / (a + n);
+    sum += term;
+    if (std::fabs(term) < std::fabs(sum) * 1e-16) break;
+  }
+  return sum * std::exp(-x + a * std::log(x) - std::lgamma(a));
+}
+
+// Regularized upper incomplete gamma Q(a, x) by Lentz's continued fraction (x >= a + 1).
+double gamma_q_fraction(double a, double x) {
+  const double tiny = 1e-300;
+  double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
+  for (int i = 1; i < 10000; ++i) {
+    double an = -i * (i - a);
+    b += 2.0;
+    d = an * d + b;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1.0 / d;
+    double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1.0) < 1e-16) break;
+  }
+  return std::exp(-x + a * std::log(x) - std::lgamma(a)) * h;
+}
+
+// Groups categories so each group's expected count is at least kMinExpectedCount:
+// large categories alone, the small ones pooled (the pool joins the smallest
+// large category if it is still too small). Returns the group of each category
+// (-1 for probability 0).
+std::vector<int> group_categories(const std::vector<double>& probs, double n, int* groups) {
+  std::vector<int> group(probs.size(), -1);
+  int next = 0;
+  int pool = -1;
+  double pooled = 0;
+  int smallest_large = -1;
+  double smallest_large_count = INFINITY;
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    if (probs[i] <= 0) continue;
+    double expected = probs[i] * n;
+    if (expected >= kMinExpectedCount) {
+      group[i] = next;
+      if (expected < smallest_large_count) smallest_large_count = expected, smallest_large = next;
+      ++next;
+    } else {
+      if (pool < 0) pool = next++;
+      group[i] = pool;
+      pooled += expected;
+    }
+  }
+  if (pool >= 0 && pooled < kMinExpectedCount && smallest_large >= 0) {
+    for (int& g : group) {
+      if (g == pool) g = smallest_large;
+      else if (g > pool) --g;  // close the gap the pool leaves
+    }
+    --next;
+  }
+  *groups = next;
+  return group;
+}
+}  // namespace
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double chi_square_upper_tail(double x, double df) {
+  if (x <= 0) return 1.0;
+  double a = df / 2.0, half = x / 2.0;
+  return half < a + 1.0 ? 1.0 - gamma_p_series(a, half) : gamma_q_fraction(a, half);
+}
+
+double chi_square_threshold(double tail, double df) {
+  double low = 0, high = df + 10;
+  while (chi_square_upper_tail(high, df) > tail) high *= 2;
+  for (int i = 0; i < 200; ++i) {
+    double mid = (low + high) / 2;
+    (chi_square_upper_tail(mid, df) > tail ? low : high) = mid;
+  }
+  return high;
+}
+
+FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
+                         double false_reject_rate) {
+  FitResult fit;
+  double n = static_cast<double>(std::accumulate(counts.begin(), counts.end(), std::int64_t{0}));
+  int groups = 0;
+  std::vector<int> group = group_categories(probs, n, &groups);
+  std::vector<double> expected(groups, 0), observed(groups, 0);
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    if (group[i] < 0) continue;
+    expected[group[i]] += probs[i] * n;
+    observed[group[i]] += static_cast<double>(counts[i]);
+  }
+  for (int g = 0; g < groups; ++g)
+    if (expected[g] > 0) fit.statistic += (observed[g] - expected[g]) * (observed[g] - expected[g]) / expected[g];
+  fit.degrees_of_freedom = std::max(groups - 1, 1);
+  fit.threshold = chi_square_threshold(false_reject_rate, fit.degrees_of_freedom);
+  fit.rejected = groups > 1 && fit.statistic > fit.threshold;
+  double worst = -1;
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    if (probs[i] <= 0) continue;
+    double e = probs[i] * n, o = static_cast<double>(counts[i]);
+    double residual = std::fabs(o - e) / std::sqrt(e);
+    if (residual > worst) {
+      worst = residual;
+      fit.worst_category = static_cast<int>(i);
+      fit.worst_expected = probs[i];
+      fit.worst_observed = n > 0 ? o / n : 0;
+    }
+  }
+  return fit;
+}
+
+bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level) {
+  if (a.size() != b.size()) return false;
+  double total_a = 0, total_b = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) total_a += static_cast<double>(a[i]), total_b += static_cast<double>(b[i]);
+  if (total_a == 0 || total_b == 0) return false;
+  double statistic = 0;
+  int categories = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double row = static_cast<double>(a[i] + b[i]);
+    if (row == 0) continue;
+    ++categories;
+    double expected_a = row * total_a / (total_a + total_b), expected_b = row * total_b / (total_a + total_b);
+    statistic += (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
+  }
+  if (categories < 2) return true;
+  return chi_square_upper_tail(statistic, categories - 1) > level;
+}
+
+std::int64_t draws_for_power(const std::vector<double>& probs, double deviation, double false_reject_rate,
+                             std::int64_t minimum) {
+  // A shift of `deviation` in a group of probability P, however the other
+  // groups compensate, gives noncentrality at least n deviation^2 / (P (1 - P))
+  // (Cauchy-Schwarz; the least when the rest moves in proportion). The
+  // hardest group to catch is the one whose P (1 - P) is largest: at most
+  // 1/4, for P = 1/2.
+  const double z = 3.1;  // one-sided 0.999
+  for (std::int64_t n = minimum;; n = n + n / 8) {
+    int groups = 0;
+    std::vector<int> group = group_categories(probs, static_cast<double>(n), &groups);
+    std::vector<double> group_probability(static_cast<std::size_t>(groups), 0.0);
+    for (std::size_t i = 0; i < probs.size(); ++i)
+      if (group[i] >= 0) group_probability[static_cast<std::size_t>(group[i])] += probs[i];
+    double widest = 0;
+    for (double p : group_probability) widest = std::max(widest, std::min(0.25, p * (1 - p)));
+    if (groups < 2 || widest <= 0) return n;  // one outcome: only the support check can fail
+    double df = std::max(groups - 1, 1);
+    double threshold = chi_square_threshold(false_reject_rate, df);
+    double lambda = static_cast<double>(n) * deviation * deviation / widest;
+    double power_z = (df + lambda - threshold) / std::sqrt(2.0 * (df + 2.0 * lambda));
+    if (power_z >= z || n > 5000000) return n;
+  }
+}
+
+}  // namespace judge

@@ -1,0 +1,59 @@
+// Goodness-of-fit statistics for judging samplers by distribution.
+//
+// Pearson's chi-square test over categories, with categories of small
+// expected count pooled so the chi-square approximation holds in the far
+// tail where the threshold sits, and a sample-size rule that guarantees the
+// test's power against a stated deviation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace judge {
+
+// The false-reject rate per case for a correct sampler, and the smallest
+// deviation of any category's probability the sample size is chosen to catch.
+inline constexpr double kFalseRejectRate = 1e-7;
+inline constexpr double kDetectableDeviation = 0.02;
+// Categories expected fewer times than this are pooled together.
+inline constexpr double kMinExpectedCount = 50;
+
+// The median of `values` (the mean of the middle two for an even count); 0
+// for none.
+double median(std::vector<double> values);
+
+// P(X > x) for X ~ chi-square with `df` degrees of freedom.
+double chi_square_upper_tail(double x, double df);
+// The x with P(X > x) = tail.
+double chi_square_threshold(double tail, double df);
+
+struct FitResult {
+  bool rejected = false;
+  double statistic = 0;
+  double threshold = 0;
+  int degrees_of_freedom = 0;
+  // The category with the largest Pearson residual |O - E| / sqrt(E).
+  int worst_category = -1;
+  double worst_expected = 0;  // frequency, in [0, 1]
+  double worst_observed = 0;
+};
+
+// Tests `counts` (over categories) against `probs` (summing to 1). A count in
+// a category of probability 0 is not the test's business: check it first.
+FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
+                         double false_reject_rate = kFalseRejectRate);
+
+// True when two histograms over the same categories could come from one
+// distribution (chi-square test of homogeneity at `level`). Used to match a
+// learner's sampler against a known-wrong one, so the level is lenient.
+bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level = 1e-4);
+
+// The number of draws after which a chi-square test over `probs` at
+// `false_reject_rate` rejects, with probability at least 0.999 (normal
+// approximation of the noncentral chi-square), any distribution in which
+// some category's probability is off by `deviation`. At least `minimum`.
+std::int64_t draws_for_power(const std::vector<double>& probs, double deviation = kDetectableDeviation,
+                             double false_reject_rate = kFalseRejectRate, std::int64_t minimum = 20000);
+
+}  // namespace judge

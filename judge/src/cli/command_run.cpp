@@ -1,0 +1,161 @@
+// `judge run`: judges the learner's file (or --solution FILE, or the
+// reference) for one problem or several, and reports in the chosen format.
+#include <filesystem>
+#include <fmt/format.h>
+#include <mutex>
+
+#include "check/registry.hpp"
+#include "cli/command.hpp"
+#include "cli/workspace.hpp"
+#include "judging/judging.hpp"
+#include "report/formats.hpp"
+#include "spec/package.hpp"
+#include "util/errors.hpp"
+#include "util/text.hpp"
+#include "util/worker_pool.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+struct RunOptions {
+  std::vector<std::string> slugs;  // empty with `all`
+  bool all = false;
+  std::string solution_file;  // --solution
+  bool reference = false;     // --reference
+  bool no_cache = false;      // --no-cache: judge even an unchanged solution again
+  bool sanitize = false;      // --sanitize: ASan + UBSan build of the learner's runner
+  unsigned jobs = 0;          // --jobs: cases (problems, with several) judged at once; 0: one per core
+  std::string format = "text";
+};
+
+// One problem to judge, and what came of it.
+struct Job {
+  const Problem* problem = nullptr;
+  JudgeRequest request;
+  bool own_file = false;  // the learner's workspace file: progress is recorded
+  ProblemResult result;
+  std::exception_ptr error;
+  bool done = false;
+};
+
+std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& options) {
+  if (options.all == !options.slugs.empty())
+    throw JudgeFault{options.all ? "run: give either PROBLEM or --all, not both" : "run: missing PROBLEM (or --all)"};
+  if (options.reference && !options.solution_file.empty())
+    throw JudgeFault{"run: --reference and --solution exclude each other"};
+  std::vector<Problem> problems;
+  if (options.all) problems = load_all_problems(paths.problems_dir, checker_case_rules());
+  for (const std::string& slug : options.slugs) problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
+  if (!options.solution_file.empty() && problems.size() != 1) throw JudgeFault{"--solution needs exactly one problem"};
+  if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
+    throw JudgeFault{fmt::format("--solution: no such file '{}'", options.solution_file)};
+  return problems;
+}
+
+Job job_for(const Paths& paths, const Problem& problem, const RunOptions& options, std::size_t problem_count) {
+  Job job;
+  job.problem = &problem;
+  JudgeRequest& request = job.request;
+  if (options.reference) {
+    request.solution_file = package_of(paths, problem.slug).reference;
+  } else if (!options.solution_file.empty()) {
+    request.solution_file = options.solution_file;
+  } else {
+    request.solution_file = workspace_file(paths, problem.slug);
+    job.own_file = true;
+    if (!fs::exists(request.solution_file))
+      throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
+                                   display_path(request.solution_file), problem.slug)};
+  }
+  request.display_name = display_path(request.solution_file);
+  request.use_result_cache = !options.no_cache;
+  request.sanitize = options.sanitize;
+  // Several problems are judged on every core already: one runner each.
+  request.parallel_runners = problem_count > 1 ? 1 : options.jobs;
+  return job;
+}
+
+class RunCommand : public Command {
+ public:
+  void define(CLI::App& command) override {
+    command.add_option("PROBLEM", options_.slugs, "problem slug(s)");
+    command.add_flag("--all", options_.all, "every problem");
+    command.add_option("--solution", options_.solution_file, "judge FILE instead of your workspace file");
+    command.add_flag("--reference", options_.reference, "judge the reference solution");
+    command.add_flag("--no-cache", options_.no_cache, "judge again even if nothing changed since the last run");
+    command.add_flag("--sanitize", options_.sanitize,
+                     "build your runner with AddressSanitizer and UBSan (slower; speed not judged)");
+    command
+        .add_option("--jobs", options_.jobs,
+                    "runners judging cases at once, or problems with --all (default: one per core)")
+        ->check(CLI::Range(1u, 64u));
+    command.add_option("--format", options_.format, "output format")->check(CLI::IsMember(output_format_names()));
+  }
+
+  int run(const CommandContext& context) override {
+    std::vector<Problem> problems = problems_to_run(context.paths, options_);
+    reporter_ = make_reporter(options_.format, stdout);
+    std::vector<Job> jobs;
+    for (const Problem& problem : problems) jobs.push_back(job_for(context.paths, problem, options_, problems.size()));
+    if (jobs.size() == 1)
+      run_one(context.paths, jobs.front());
+    else
+      run_several(context.paths, jobs);
+    reporter_->finish(options_.all || problems.size() > 1);
+    return all_accepted_ ? 0 : 1;
+  }
+
+ private:
+  // One problem: each case is reported as it finishes.
+  void run_one(const Paths& paths, Job& job) {
+    reporter_->begin_problem(*job.problem, job.request.display_name);
+    job.request.on_case = [&](const TestResult& result) { reporter_->case_finished(result); };
+    job.request.on_progress = [&](const std::string& what) { reporter_->progress(what); };
+    job.result = judge_solution(paths, *job.problem, job.request);
+    finish_job(paths, job);
+  }
+
+  // Several: judged on every core, each whole problem reported in course
+  // order as soon as it and all before it are done.
+  void run_several(const Paths& paths, std::vector<Job>& jobs) {
+    std::mutex mutex;
+    std::size_t next_to_report = 0;
+    for_each_parallel(jobs.size(), options_.jobs, [&](std::size_t index) {
+      Job& job = jobs[index];
+      ProblemResult result;
+      std::exception_ptr error;
+      try {
+        result = judge_solution(paths, *job.problem, job.request);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      job.result = std::move(result);
+      job.error = error;
+      job.done = true;
+      while (next_to_report < jobs.size() && jobs[next_to_report].done && !jobs[next_to_report].error) {
+        Job& ready = jobs[next_to_report++];
+        reporter_->begin_problem(*ready.problem, ready.request.display_name);
+        for (const TestResult& test : ready.result.tests) reporter_->case_finished(test);
+        finish_job(paths, ready);
+      }
+    });
+    for (Job& job : jobs)
+      if (job.error) std::rethrow_exception(job.error);
+  }
+
+  void finish_job(const Paths& paths, Job& job) {
+    reporter_->problem_finished(job.result);
+    if (job.own_file) record_progress(paths, job.problem->slug, job.result.verdict);
+    all_accepted_ = all_accepted_ && job.result.verdict == Verdict::kAccepted;
+  }
+
+  RunOptions options_;
+  std::unique_ptr<Reporter> reporter_;
+  bool all_accepted_ = true;
+};
+}  // namespace
+
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+}  // namespace judge

@@ -1,0 +1,35 @@
+// `judge start PROBLEM`: the stub, copied to the workspace (never over a file).
+#include <fmt/format.h>
+
+#include "check/registry.hpp"
+#include "cli/command.hpp"
+#include "cli/workspace.hpp"
+#include "spec/package.hpp"
+#include "util/text.hpp"
+
+namespace judge {
+namespace {
+class StartCommand : public Command {
+ public:
+  void define(CLI::App& command) override { command.add_option("PROBLEM", slug_, "problem slug")->required(); }
+
+  int run(const CommandContext& context) override {
+    Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
+    std::string file = workspace_file(context.paths, slug_);
+    bool created = start_problem(context.paths, problem);
+    fmt::print("{}\n", display_path(file));
+    if (created)
+      fmt::print(stderr, "created from the stub; edit it, then: judge run {}\n", slug_);
+    else
+      fmt::print(stderr, "already exists; left as it is (delete it to start over)\n");
+    return 0;
+  }
+
+ private:
+  std::string slug_;
+};
+}  // namespace
+
+std::unique_ptr<Command> make_start_command() { return std::make_unique<StartCommand>(); }
+
+}  // namespace judge

@@ -1,0 +1,70 @@
+// `judge validate PROBLEM... | --all`: every check a problem package must
+// pass before learners see it, a line per check.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "check/registry.hpp"
+#include "cli/command.hpp"
+#include "cli/package_validator.hpp"
+#include "spec/package.hpp"
+#include "util/errors.hpp"
+#include "util/terminal.hpp"
+
+namespace judge {
+namespace {
+class ValidateCommand : public Command {
+ public:
+  void define(CLI::App& command) override {
+    command.add_option("PROBLEM", slugs_, "problem slug(s)");
+    command.add_flag("--all", all_, "every problem");
+  }
+
+  int run(const CommandContext& context) override {
+    if (all_ == !slugs_.empty())
+      throw JudgeFault{all_ ? "validate: give either PROBLEM or --all, not both" : "validate: missing PROBLEM (or --all)"};
+    std::vector<std::string> targets = slugs_;
+    if (targets.empty())
+      for (const Problem& problem : load_all_problems(context.paths.problems_dir, checker_case_rules()))
+        targets.push_back(problem.slug);
+    std::size_t failed_problems = 0;
+    for (const std::string& slug : targets) failed_problems += !validate_one(context.paths, slug);
+    if (targets.size() > 1) fmt::print("{} of {} problems valid\n", targets.size() - failed_problems, targets.size());
+    return failed_problems ? 1 : 0;
+  }
+
+ private:
+  // Prints each check as it completes; true when all passed.
+  bool validate_one(const Paths& paths, const std::string& slug) {
+    if (!is_problem(paths, slug) && !std::filesystem::is_directory(package_of(paths, slug).problem_dir))
+      load_problem_by_slug(paths, slug, checker_case_rules());  // unknown: exit 2
+    fmt::print("validating {}\n", slug);
+    std::fflush(stdout);
+    ValidationReport report = validate_problem(paths, slug, [&](const ValidationCheck& check) { print(check); });
+    std::size_t failed = 0;
+    for (const ValidationCheck& check : report.checks) failed += !check.ok;
+    fmt::print("{}: {}\n\n", slug,
+               failed ? paint(colour_, Tone::kFailStrong, fmt::format("{} of {} checks failed", failed, report.checks.size()))
+                      : paint(colour_, Tone::kPassStrong, fmt::format("valid ({} checks)", report.checks.size())));
+    return failed == 0;
+  }
+
+  void print(const ValidationCheck& check) {
+    fmt::print("  {}  {}\n", check.ok ? paint(colour_, Tone::kPass, "ok  ") : paint(colour_, Tone::kFail, "FAIL"),
+               check.what);
+    if (!check.ok && !check.detail.empty()) {
+      std::istringstream lines(check.detail);
+      for (std::string line; std::getline(lines, line);) fmt::print("        {}\n", line);
+    }
+    std::fflush(stdout);
+  }
+
+  std::vector<std::string> slugs_;
+  bool all_ = false;
+  bool colour_ = wants_colour(stdout);
+};
+}  // namespace
+
+std::unique_ptr<Command> make_validate_command() { return std::make_unique<ValidateCommand>(); }
+
+}  // namespace judge

@@ -1,0 +1,24 @@
+// `judge watch PROBLEM`: judges again on every save (cli/watch.hpp).
+#include "cli/command.hpp"
+#include "cli/watch.hpp"
+
+namespace judge {
+namespace {
+class WatchCommand : public Command {
+ public:
+  void define(CLI::App& command) override {
+    command.add_option("PROBLEM", options_.slug, "problem slug")->required();
+    command.add_option("--solution", options_.solution_file, "watch FILE instead of your workspace file");
+    command.add_flag("--sanitize", options_.sanitize, "build your runner with AddressSanitizer and UBSan");
+  }
+
+  int run(const CommandContext& context) override { return watch_and_judge(context.paths, options_); }
+
+ private:
+  WatchOptions options_;
+};
+}  // namespace
+
+std::unique_ptr<Command> make_watch_command() { return std::make_unique<WatchCommand>(); }
+
+}  // namespace judge

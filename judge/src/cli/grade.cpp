@@ -1,0 +1,323 @@
+// judge grade: a worker pool over a folder of submissions, a result file
+// per submission, a summary at the end.
+#include "cli/grade.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "build/build.hpp"
+#include "check/registry.hpp"
+#include "judging/judging.hpp"
+#include "spec/package.hpp"
+#include "spec/result_codec.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
+#include "util/fingerprint.hpp"
+#include "util/terminal.hpp"
+#include "util/text.hpp"
+#include "util/worker_pool.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+using nlohmann::json;
+constexpr std::size_t kMessageLimit = 4000;  // characters of a message kept in a summary row
+constexpr const char* kErrorVerdict = "error";
+
+bool is_solution_name(const std::string& name) {
+  static const char* const kExtensions[] = {".hpp", ".h", ".hh", ".hxx", ".cpp", ".cc", ".cxx"};
+  if (name.empty() || name[0] == '.') return false;
+  std::string extension = fs::path(name).extension().string();
+  return std::find(std::begin(kExtensions), std::end(kExtensions), extension) != std::end(kExtensions);
+}
+
+std::string capped(const std::string& text) {
+  return cap_characters(text, kMessageLimit, "\n[... cut]");
+}
+
+json row_json(const GradeRow& row) {
+  return {{"submission", row.submission}, {"verdict", row.verdict},
+          {"passed", row.passed},         {"total", row.total},
+          {"seconds", std::round(row.seconds * 1000) / 1000},
+          {"first_failing_case", row.first_failing_case},
+          {"message", row.message},       {"key", row.key}};
+}
+
+std::optional<GradeRow> row_from_json(const json& data) {
+  try {
+    GradeRow row;
+    row.submission = data.at("submission");
+    row.verdict = data.at("verdict");
+    row.passed = data.at("passed");
+    row.total = data.at("total");
+    row.seconds = data.at("seconds");
+    row.first_failing_case = data.at("first_failing_case");
+    row.message = data.at("message");
+    row.key = data.at("key");
+    return row;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+GradeRow row_from_result(const ProblemResult& result) {
+  GradeRow row;
+  row.verdict = verdict_name(result.verdict);
+  row.total = result.tests.size();
+  for (const TestResult& test : result.tests) {
+    row.passed += test.verdict == Verdict::kAccepted;
+    if (row.first_failing_case.empty() && test.verdict != Verdict::kAccepted) {
+      row.first_failing_case = test.name;
+      row.message = capped(test.message);
+    }
+  }
+  if (result.verdict == Verdict::kCompileError) {
+    // The first error, for a spreadsheet cell; the whole output is in the result file.
+    std::string first = result.message.substr(0, result.message.find('\n'));
+    for (std::size_t start = 0; start < result.message.size();) {
+      std::size_t end = std::min(result.message.find('\n', start), result.message.size());
+      std::string line = result.message.substr(start, end - start);
+      if (line.find(": error: ") != std::string::npos) {
+        first = line;
+        break;
+      }
+      start = end + 1;
+    }
+    row.message = capped(first);
+  }
+  return row;
+}
+
+// What a submission's result depends on, besides the judge itself: a
+// stored result with another key is stale.
+std::string submission_key(const Paths& paths, const Problem& problem, const std::string& file, bool sanitize) {
+  const Package package = package_of(paths, problem.slug);
+  Fingerprint key;
+  key.add("grade-v1");
+  key.add(problem.slug);
+  key.add_file(file);
+  key.add_tree(problem.dir);
+  key.add_file(package.reference);
+  key.add_file(package.adapter);
+  key.add(sanitize ? "sanitize" : "plain");
+  return key.hex();
+}
+
+// Progress on stdout: a bar redrawn in place on a terminal, else a line per
+// submission.
+class GradeProgress {
+ public:
+  GradeProgress(std::size_t total, bool live, bool colour) : total_(total), live_(stdout, live), colour_(colour) {
+    if (total_ > 0) live_.show(fmt::format("[{}] 0/{}", std::string(kWidth, '.'), total_));
+  }
+
+  void done(const GradeRow& row) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    std::string verdict = paint(row.verdict);
+    std::string detail = row.verdict == kErrorVerdict || row.total == 0
+                             ? ""
+                             : fmt::format(" ({}/{} cases)", row.passed, row.total);
+    if (!live_.enabled()) {
+      fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, row.submission, verdict, detail, row.seconds);
+      std::fflush(stdout);
+      return;
+    }
+    std::size_t filled = total_ ? kWidth * done_ / total_ : kWidth;
+    // The finished submission's line scrolls up; the bar stays at the bottom.
+    live_.clear();
+    fmt::print("{}: {}{}\n", row.submission, verdict, detail);
+    live_.show(fmt::format("[{}{}] {}/{}", std::string(filled, '#'), std::string(kWidth - filled, '.'), done_, total_));
+  }
+
+  void finish() {
+    if (live_.enabled() && done_ > 0) fmt::print("\n");
+  }
+
+ private:
+  std::string paint(const std::string& verdict) const {
+    Tone tone = verdict == "accepted" ? Tone::kPass : verdict == kErrorVerdict ? Tone::kError : Tone::kFail;
+    return judge::paint(colour_, tone, verdict);
+  }
+  static constexpr std::size_t kWidth = 30;
+  std::mutex mutex_;
+  std::size_t total_, done_ = 0;
+  LiveLine live_;
+  bool colour_;
+};
+}  // namespace
+
+std::vector<std::string> find_submissions(const std::string& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) throw JudgeFault{fmt::format("grade: {} is not a directory", display_path(dir))};
+  std::vector<std::string> names;
+  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator(); it.increment(error))
+    if (it->is_regular_file() && is_solution_name(it->path().filename().string()))
+      names.push_back(it->path().filename().string());
+  if (error) throw JudgeFault{fmt::format("grade: cannot read {}: {}", display_path(dir), error.message())};
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string grade_summary_csv(const std::vector<GradeRow>& rows) {
+  auto cell = [](const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  std::string csv = "submission,verdict,passed,total,seconds,first_failing_case,message\r\n";
+  for (const GradeRow& row : rows)
+    csv += fmt::format("{},{},{},{},{:.3f},{},{}\r\n", cell(row.submission), cell(row.verdict), row.passed, row.total,
+                       row.seconds, cell(row.first_failing_case), cell(row.message));
+  return csv;
+}
+
+namespace {
+// The stored row of every submission whose key still matches; the others
+// are queued.
+std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& problem, const GradeOptions& options,
+                                        const fs::path& results_dir, std::vector<GradeRow>* rows) {
+  std::vector<std::size_t> queue;
+  for (std::size_t i = 0; i < rows->size(); ++i) {
+    GradeRow& row = (*rows)[i];
+    std::string key = submission_key(paths, problem, (fs::path(options.dir) / row.submission).string(), options.sanitize);
+    std::optional<GradeRow> stored;
+    if (std::optional<std::string> text = read_file((results_dir / (row.submission + ".json")).string())) {
+      json data = json::parse(*text, nullptr, false);
+      if (!data.is_discarded()) stored = row_from_json(data);
+    }
+    if (stored && stored->key == key && stored->verdict != kErrorVerdict) {
+      row = *stored;
+    } else {
+      row.key = key;
+      queue.push_back(i);
+    }
+  }
+  return queue;
+}
+
+// Judges one submission into its row (the judge's own failures included)
+// and the whole result beside it.
+GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOptions& options, const GradeRow& queued,
+                   bool share_cores, json* detail) {
+  JudgeRequest request;
+  request.solution_file = (fs::path(options.dir) / queued.submission).string();
+  request.display_name = queued.submission;
+  request.hints = false;  // much faster, and a gradebook has no use for them
+  request.sanitize = options.sanitize;
+  if (share_cores) request.parallel_runners = 1;  // the submissions share the cores already
+  auto start = std::chrono::steady_clock::now();
+  GradeRow row;
+  try {
+    ProblemResult result = judge_solution(paths, problem, request);
+    row = row_from_result(result);
+    *detail = result_to_json(result, ResultForm::kPublic);
+  } catch (const JudgeFault& fault) {
+    row.verdict = kErrorVerdict;
+    row.message = capped("the judge could not judge it: " + fault.message);
+  } catch (const SpecError& spec_error) {
+    row.verdict = kErrorVerdict;
+    row.message = capped("the judge could not judge it: " + spec_error.message);
+  } catch (const std::exception& exception) {
+    row.verdict = kErrorVerdict;
+    row.message = capped(std::string("the judge could not judge it: internal error: ") + exception.what());
+  }
+  row.submission = queued.submission;
+  row.key = queued.key;
+  row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return row;
+}
+
+// summary.csv and summary.json; the tally printed. Returns the number of
+// rows the judge could not judge.
+std::size_t write_summary(const Problem& problem, const fs::path& report_dir, const std::vector<GradeRow>& rows) {
+  json summary_rows = json::array();
+  std::map<std::string, std::size_t> counts;
+  for (const GradeRow& row : rows) {
+    summary_rows.push_back(row_json(row));
+    ++counts[row.verdict];
+  }
+  std::string csv_file = (report_dir / "summary.csv").string(), json_file = (report_dir / "summary.json").string();
+  write_file_atomically(csv_file, grade_summary_csv(rows));
+  write_file_atomically(json_file, json{{"problem", problem.slug}, {"submissions", summary_rows}}.dump(2) + "\n");
+  std::vector<std::string> tally;
+  for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
+  fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
+             tally.empty() ? "none" : fmt::format("{}", fmt::join(tally, ", ")), display_path(csv_file),
+             display_path(json_file));
+  return counts.count(kErrorVerdict) ? counts[kErrorVerdict] : 0;
+}
+
+fs::path prepare_results_dir(const GradeOptions& options) {
+  fs::path report_dir = options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+  fs::path results_dir = report_dir / "results";
+  std::error_code error;
+  fs::create_directories(results_dir, error);
+  if (error)
+    throw JudgeFault{fmt::format("grade: cannot create {}: {}", display_path(results_dir.string()), error.message())};
+  // Temporary files of an interrupted run.
+  for (auto it = fs::directory_iterator(results_dir, error); !error && it != fs::directory_iterator(); it.increment(error))
+    if (is_atomic_write_leftover(it->path().filename().string())) fs::remove(it->path(), error);
+  return results_dir;
+}
+}  // namespace
+
+int grade_folder(const Paths& paths, const GradeOptions& options) {
+  Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
+  std::vector<GradeRow> rows;
+  for (const std::string& name : find_submissions(options.dir)) {
+    rows.emplace_back();
+    rows.back().submission = name;
+  }
+  fs::path results_dir = prepare_results_dir(options);
+  std::vector<std::size_t> queue = queue_ungraded(paths, problem, options, results_dir, &rows);
+  fmt::print("grading {} submission(s) of {} in {}\n", rows.size(), problem.slug, display_path(options.dir));
+  if (queue.size() < rows.size())
+    fmt::print("skipped {} already graded (unchanged since {} was written)\n", rows.size() - queue.size(),
+               display_path(results_dir.string()));
+  std::fflush(stdout);
+  if (!queue.empty()) {
+    // Build the reference once, before the workers all want it; a broken
+    // reference stops the whole run (exit 2), not each submission.
+    BuildOutcome reference = build_runner(paths, problem, package_of(paths, problem.slug).reference, "reference solution");
+    if (!reference.ok)
+      throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};
+  }
+  std::size_t workers = std::min<std::size_t>(options.jobs ? options.jobs : hardware_workers(), queue.size());
+  GradeProgress progress(queue.size(), wants_live_progress(stdout), wants_colour(stdout));
+  std::mutex write_error_mutex;
+  std::string write_error;
+  for_each_parallel(queue.size(), workers, [&](std::size_t taken) {
+    GradeRow& row = rows[queue[taken]];
+    json detail;
+    row = grade_one(paths, problem, options, row, workers > 1, &detail);
+    try {
+      json stored = row_json(row);
+      if (!detail.is_null()) stored["result"] = detail;
+      write_file_atomically((results_dir / (row.submission + ".json")).string(), stored.dump(2) + "\n");
+    } catch (const JudgeFault& fault) {
+      std::lock_guard<std::mutex> lock(write_error_mutex);
+      write_error = fault.message;
+    }
+    progress.done(row);
+  });
+  progress.finish();
+  if (!write_error.empty()) throw JudgeFault{"grade: " + write_error};
+  if (std::size_t errors = write_summary(problem, results_dir.parent_path(), rows)) {
+    fmt::print(stderr, "judge: {} submission(s) could not be judged (verdict \"error\"); a rerun tries them again\n",
+               errors);
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace judge

@@ -1,0 +1,59 @@
+// `judge grade PROBLEM DIR`: judges a folder of submissions for one problem,
+// several at once, resumably, and writes a summary for a gradebook.
+//
+// Submissions are the regular files directly in DIR whose names end in
+// .hpp .h .hh .hxx .cpp .cc .cxx (hidden files skipped), each judged as the
+// solution file (it is #included into the problem's adapter, so it must
+// not define main). Each submission's result is written, when it is done,
+// to REPORT_DIR/results/<file name>.json (atomically: a temporary file
+// renamed), with a key hashed from the submission's content, the problem's
+// files, the reference solution and the judge's options; a rerun skips a
+// submission whose stored key still matches, so an interrupted run resumes
+// and a changed file is judged again. At the end: REPORT_DIR/summary.csv and
+// REPORT_DIR/summary.json, one row per submission.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "util/paths.hpp"
+
+namespace judge {
+
+struct GradeOptions {
+  std::string slug;
+  std::string dir;                // the submissions
+  std::string report_dir;         // empty: DIR/.judge-grade
+  unsigned jobs = 0;              // parallel judgings; 0: one per core
+  bool sanitize = false;          // judge every submission under --sanitize
+};
+
+// One row of the summary.
+struct GradeRow {
+  std::string submission;  // the file name within DIR
+  std::string verdict;     // a cli.md verdict, or "error" when the judge failed on it
+  std::size_t passed = 0;
+  std::size_t total = 0;
+  double seconds = 0;      // wall time of the judging that gave this row
+  std::string first_failing_case;
+  std::string message;     // the first failing case's message, the compiler's, or the judge's error
+  std::string key;         // what the result was computed from (see above)
+};
+
+// The submissions in `dir`, sorted by name. Throws JudgeFault when `dir` is
+// not a readable directory.
+std::vector<std::string> find_submissions(const std::string& dir);
+
+// Judges every submission not already graded and writes the summary.
+// Prints progress on stdout (a bar on a terminal, a line per submission
+// otherwise) and returns 0 once every submission has a row, whatever the
+// verdicts; 2 when some submission could not be judged (its row says why).
+// Throws JudgeFault when the judge cannot start (unknown problem, bad
+// directory, report directory not writable).
+int grade_folder(const Paths& paths, const GradeOptions& options);
+
+// The CSV form of the summary (RFC 4180 quoting), header line first.
+std::string grade_summary_csv(const std::vector<GradeRow>& rows);
+
+}  // namespace judge

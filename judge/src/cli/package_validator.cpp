@@ -1,0 +1,252 @@
+// validate_problem: every check an instructor needs before publishing.
+#include "cli/package_validator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <sstream>
+
+#include "build/build.hpp"
+#include "check/compare.hpp"
+#include "check/reference_oracle.hpp"
+#include "check/registry.hpp"
+#include "judging/judging.hpp"
+#include "spec/package.hpp"
+#include "spec/solutions_index.hpp"
+#include "spec/typed_values.hpp"
+#include "util/errors.hpp"
+#include "util/files.hpp"
+#include "util/text.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+// Lines holding "TODO", each as "file:line: text".
+std::vector<std::string> todo_lines(const std::string& path) {
+  std::vector<std::string> found;
+  std::istringstream in(read_file_or_empty(path));
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number)
+    if (line.find("TODO") != std::string::npos) {
+      std::size_t start = line.find_first_not_of(" \t#/");
+      found.push_back(fmt::format("{}:{}: {}", display_path(path), number, start == std::string::npos ? line : line.substr(start)));
+    }
+  return found;
+}
+
+// The first case that failed, for "caught by" messages.
+const TestResult* first_failure(const ProblemResult& result) {
+  for (const TestResult& test : result.tests)
+    if (test.verdict != Verdict::kAccepted) return &test;
+  return nullptr;
+}
+
+std::string caught_by(const ProblemResult& result) {
+  if (result.verdict == Verdict::kCompileError) return "at compile time";
+  const TestResult* test = first_failure(result);
+  if (!test) return "by no case";
+  return fmt::format("by {} case {}: {}", test->hidden ? "hidden" : "sample", test->name, test->message);
+}
+
+class Validator {
+ public:
+  Validator(const Paths& paths, std::string slug, const std::function<void(const ValidationCheck&)>& on_check)
+      : paths_(paths), slug_(std::move(slug)), on_check_(on_check) {
+    report_.problem = slug_;
+  }
+
+  ValidationReport run() {
+    try {
+      run_checks();
+    } catch (const SpecError& error) {
+      add(false, "the problem files load", error.message);
+    } catch (const JudgeFault& fault) {
+      add(false, "the judge could run the problem", fault.message);
+    }
+    return report_;
+  }
+
+ private:
+  void add(bool ok, std::string what, std::string detail = "") {
+    report_.checks.push_back({ok, std::move(what), std::move(detail)});
+    if (on_check_) on_check_(report_.checks.back());
+  }
+
+  ProblemResult judge_file(const std::string& file, const std::string& display) {
+    JudgeRequest request;
+    request.solution_file = file;
+    request.display_name = display;
+    request.hints = false;
+    request.use_result_cache = false;  // validation measures and runs everything afresh
+    return judge_solution(paths_, problem_, request);
+  }
+
+  void run_checks() {
+    package_ = package_of(paths_, slug_);
+    if (!fs::is_regular_file(package_.spec_file))
+      return add(false, fmt::format("problems/{}/problem.yaml exists", slug_),
+                 "create it (judge new " + slug_ + " scaffolds a whole package)");
+    problem_ = load_problem(package_.problem_dir, checker_case_rules());
+    add(true, fmt::format("spec and cases load: {} sample and {} hidden cases", problem_.samples.size(),
+                          problem_.hidden.size()));
+    if (problem_.samples.empty() || problem_.hidden.empty())
+      add(false, "the problem has sample and hidden cases",
+          "add at least one case under `samples:` in problem.yaml and one in a hidden/*.yaml file");
+    for (const std::string& file : {package_.stub, package_.adapter})
+      if (!fs::is_regular_file(file)) return add(false, display_path(file) + " exists", "create it");
+    std::optional<SolutionsIndex> index = load_solutions_index(package_);
+    if (!index)
+      return add(false, fmt::format("solutions/{}/solutions.yaml exists", slug_),
+                 "list the reference, correct alternatives and known-wrong solutions (docs/problem-format.md)");
+    check_todos();
+    check_reference(*index);
+    check_stub(package_.stub);
+    check_known_solutions(*index);
+    check_expectations_and_margins(*index);
+  }
+
+  void check_todos() {
+    // Every file of the package, in a stable order.
+    std::vector<std::string> files = {package_.adapter};
+    for (const std::string& root : {package_.problem_dir, package_.solutions_dir})
+      for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file()) files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    std::string todo_text;
+    std::size_t todos = 0;
+    for (const std::string& file : files)
+      for (const std::string& line : todo_lines(file)) todo_text += line + "\n", ++todos;
+    add(todos == 0, todos == 0 ? "no TODO left in the package" : fmt::format("{} TODO(s) left to fill in", todos),
+        todo_text);
+  }
+
+  void check_known_solutions(const SolutionsIndex& index) {
+    for (const KnownSolution& solution : index.accepted) {
+      ProblemResult result = judge_file(solution.file, solution.display);
+      bool ok = result.verdict == Verdict::kAccepted;
+      add(ok,
+          fmt::format("{}: {}", solution.display, ok ? "accepted" : verdict_name(result.verdict) + ", expected accepted"),
+          ok ? "" : "failed " + caught_by(result));
+    }
+    if (index.wrong.empty())
+      add(false, "the package has known-wrong solutions",
+          "write one solution per pitfall the statement names under wrong/ and list it in solutions.yaml");
+    for (const KnownSolution& solution : index.wrong) {
+      ProblemResult result = judge_file(solution.file, solution.display);
+      bool ok = result.verdict == solution.verdict;
+      add(ok, fmt::format("{}: {}{}, caught {}", solution.display, verdict_name(result.verdict),
+                          ok ? " as stated" : ", expected " + verdict_name(solution.verdict), caught_by(result)));
+    }
+  }
+
+  void check_reference(const SolutionsIndex& index) {
+    ProblemResult result = judge_file(index.reference, display_path(index.reference));
+    std::string failures;
+    const TestResult* slowest = nullptr;
+    double worst_ratio = 0;
+    for (const TestResult& test : result.tests) {
+      if (test.verdict != Verdict::kAccepted) failures += fmt::format("{}: {}\n", test.name, test.message);
+      const TestCase* spec = find_case(test.name);
+      if (!spec) continue;
+      double ratio = test.slowest_call_ms / spec->time_ms;
+      if (ratio >= worst_ratio) worst_ratio = ratio, slowest = &test;
+    }
+    if (result.verdict == Verdict::kCompileError) failures = result.message;
+    add(result.verdict == Verdict::kAccepted,
+        result.verdict == Verdict::kAccepted ? fmt::format("reference accepted on all {} cases", result.tests.size())
+                                             : "reference accepted, got " + verdict_name(result.verdict),
+        failures);
+    if (slowest) {
+      const TestCase* spec = find_case(slowest->name);
+      double headroom = slowest->slowest_call_ms > 0 ? spec->time_ms / slowest->slowest_call_ms : INFINITY;
+      bool ok = headroom >= kTimeHeadroom;
+      add(ok,
+          fmt::format("time: the reference's slowest request ({}) took {:.1f} ms of its {} ms limit: {}x headroom "
+                      "(at least {:g}x required)",
+                      slowest->name, slowest->slowest_call_ms, spec->time_ms,
+                      std::isinf(headroom) ? std::string("unbounded") : fmt::format("{:.1f}", headroom), kTimeHeadroom),
+          ok ? "" : "raise the case's time_ms, or make the input smaller");
+    }
+  }
+
+  void check_stub(const std::string& stub) {
+    ProblemResult result = judge_file(stub, display_path(stub));
+    if (result.verdict == Verdict::kCompileError)
+      return add(false, "the stub compiles", result.message);
+    add(result.verdict != Verdict::kAccepted,
+        result.verdict == Verdict::kAccepted ? "the untouched stub is not accepted"
+                                             : fmt::format("the untouched stub compiles and gets {} (not accepted)",
+                                                           verdict_name(result.verdict)),
+        result.verdict == Verdict::kAccepted ? "a learner could pass without writing anything: add cases the stub fails" : "");
+  }
+
+  void check_expectations_and_margins(const SolutionsIndex& index) {
+    BuildOutcome reference = build_runner(paths_, problem_, index.reference, "reference solution");
+    if (!reference.ok) return;
+    ReferenceOracle oracle(problem_, reference.binary);
+    check_expectations(oracle);
+    if (problem_.margin) check_margins(oracle, *problem_.margin);
+  }
+
+  void check_expectations(ReferenceOracle& oracle) {
+    std::string disagreements;
+    int stored = 0;
+    for (const TestCase* test : problem_.cases()) {
+      if (!test->expect || test->check != "values") continue;
+      ++stored;
+      nlohmann::json actual = oracle.call(test->check_args.value("expect_op", test->op), materialize_input(test->input));
+      if (auto mismatch = compare_output(problem_.find_op(test->op)->output, *test->expect, actual, test->tolerance))
+        disagreements += fmt::format("{}:{}: case {}: the reference gives {}: {}\n", display_path(test->place.file),
+                                     test->place.line, test->name, brief(actual), *mismatch);
+    }
+    add(disagreements.empty(), fmt::format("stored expectations agree with the reference ({} cases)", stored),
+        disagreements);
+  }
+
+  void check_margins(ReferenceOracle& oracle, const MarginRule& rule) {
+    std::string close_calls;
+    int measured = 0;
+    double smallest = INFINITY;
+    for (const TestCase* test : problem_.cases()) {
+      if (test->exact_boundary || test->expects_invalid_argument) continue;
+      if (std::find(rule.applies_to.begin(), rule.applies_to.end(), test->op) == rule.applies_to.end()) continue;
+      nlohmann::json args = nlohmann::json::object();
+      nlohmann::json input = materialize_input(test->input);
+      for (const auto& [name, type] : problem_.find_op(rule.op)->inputs)
+        if (input.contains(name)) args[name] = input[name];
+      double margin = oracle.call(rule.op, args).get<double>();
+      ++measured;
+      smallest = std::min(smallest, margin);
+      if (margin < rule.min)
+        close_calls += fmt::format("{}:{}: case {} is {} from a decision boundary; move it away, or mark it "
+                                   "`exact_boundary: true` if the boundary is exact in binary and intended\n",
+                                   display_path(test->place.file), test->place.line, test->name, format_number(margin));
+    }
+    add(close_calls.empty(),
+        fmt::format("boundary margins: {} cases at least {} from a boundary (closest {})", measured,
+                    format_number(rule.min), format_number(smallest)),
+        close_calls);
+  }
+
+  const TestCase* find_case(const std::string& name) const {
+    for (const TestCase* test : problem_.cases())
+      if (test->name == name) return test;
+    return nullptr;
+  }
+
+  const Paths& paths_;
+  std::string slug_;
+  const std::function<void(const ValidationCheck&)>& on_check_;
+  Package package_;
+  Problem problem_;
+  ValidationReport report_;
+};
+}  // namespace
+
+ValidationReport validate_problem(const Paths& paths, const std::string& slug,
+                                  const std::function<void(const ValidationCheck&)>& on_check) {
+  return Validator(paths, slug, on_check).run();
+}
+
+}  // namespace judge

@@ -1,0 +1,51 @@
+// Runs a problem's cases through their checkers on several runners at once.
+// Cases are independent (each call gets its inputs afresh), so a problem's
+// cases spread over one learner runner (and one reference runner) per core;
+// cases that time the learner run afterwards, alone on the machine.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "run/runner_session.hpp"
+#include "check/crash_report.hpp"
+#include "spec/problem.hpp"
+#include "spec/verdict.hpp"
+
+namespace judge {
+
+struct CaseRunSetup {
+  std::string learner_binary;
+  RunnerLimits learner_limits;
+  std::string reference_binary;
+  CrashContext crash;             // to explain a learner's crash
+  bool sanitize = false;          // speed is not compared under --sanitize
+  unsigned parallel_runners = 1;  // learner runners judging cases at once (at least 1)
+};
+
+// How many runners judge a problem's cases at once when the caller leaves
+// it to the judge: one per core, at most kMaxParallelRunners.
+unsigned default_parallel_runners();
+
+// The scheduling alone: `judge(worker, test)` judges one case on worker
+// `worker` (0 to workers - 1; each worker is one thread, the same thread for
+// all its cases). Cases marked `alone` run on worker 0, one at a time, each
+// once every other case has finished and every case before it has been
+// reported. Reports as run_cases does. `start_worker(worker)`, when given,
+// runs first on each worker's thread, and no case starts until it has
+// finished on every worker.
+void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
+                    const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
+                    const std::function<void(std::size_t index, TestResult& result)>& report,
+                    const std::function<void(std::size_t worker)>& start_worker = {});
+
+// Judges every case of `cases` and calls `report(index, result)` for each,
+// in case order, on the calling thread, as soon as it and all before it are
+// known. After kMaxTimeouts cases exceeded their time limit, cases not yet
+// started are reported as not run. Rethrows a JudgeFault from any case.
+void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases, const CaseRunSetup& setup,
+               const std::function<void(std::size_t index, TestResult& result)>& report);
+
+}  // namespace judge

@@ -1,0 +1,112 @@
+// judge_solution: the pipeline from solution file to ProblemResult.
+#include "judging/judging.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <future>
+
+#include "build/build.hpp"
+#include "check/crash_report.hpp"
+#include "judging/case_scheduler.hpp"
+#include "judging/hints.hpp"
+#include "judging/result_cache.hpp"
+#include "sandbox/limits.hpp"
+#include "spec/package.hpp"
+#include "spec/solutions_index.hpp"
+#include "spec/typed_values.hpp"
+#include "util/errors.hpp"
+
+namespace judge {
+namespace fs = std::filesystem;
+namespace {
+struct Runners {
+  BuildOutcome learner, reference;
+};
+
+// The learner's and the reference's runners, built at once (both cores).
+Runners build_both(const Paths& paths, const Problem& problem, const JudgeRequest& request,
+                   const std::string& reference_file) {
+  auto reference_build =
+      std::async(std::launch::async, [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
+  Runners runners;
+  runners.learner =
+      build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
+  runners.reference = reference_build.get();
+  return runners;
+}
+
+CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, const Runners& runners) {
+  CaseRunSetup setup;
+  setup.learner_binary = runners.learner.binary;
+  setup.learner_limits = limits_for(problem, request.sanitize);
+  setup.reference_binary = runners.reference.binary;
+  setup.crash = CrashContext{runners.learner.binary, fs::absolute(request.solution_file).lexically_normal().string(),
+                             request.display_name};
+  setup.sanitize = request.sanitize;
+  setup.parallel_runners = request.parallel_runners ? request.parallel_runners : default_parallel_runners();
+  return setup;
+}
+
+// The known mistake `result` (of case `test`) matches, if any.
+std::optional<std::string> find_hint(const Paths& paths, const Problem& problem, const TestCase& test,
+                                     const TestResult& result) {
+  std::optional<SolutionsIndex> index = load_solutions_index(package_of(paths, problem.slug));
+  if (!index) return std::nullopt;
+  TestCase materialized = test;
+  materialized.input = materialize_input(test.input);
+  HintFinder hints(paths, problem, *index);
+  return hints.find(materialized, result);
+}
+}  // namespace
+
+ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
+  ProblemResult outcome;
+  outcome.problem = problem.slug;
+  outcome.solution = request.display_name;
+  if (!fs::is_regular_file(request.solution_file))
+    throw JudgeFault{fmt::format("{}: no such file", request.display_name)};
+  std::string reference_file = package_of(paths, problem.slug).reference;
+  if (!fs::is_regular_file(reference_file))
+    throw JudgeFault{fmt::format("{}: the problem has no reference solution", reference_file)};
+
+  if (request.on_progress) request.on_progress("compiling");
+  Runners runners = build_both(paths, problem, request, reference_file);
+  if (!runners.learner.ok) {
+    outcome.verdict = Verdict::kCompileError;
+    outcome.message = runners.learner.diagnostics;
+    return outcome;
+  }
+  if (!runners.reference.ok)
+    throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug,
+                                 runners.reference.diagnostics)};
+
+  std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints);
+  if (request.use_result_cache) {
+    if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
+      cached->solution = request.display_name;
+      cached->from_cache = true;
+      if (request.on_case)
+        for (const TestResult& test : cached->tests) request.on_case(test);
+      return *cached;
+    }
+  }
+
+  std::vector<const TestCase*> cases = problem.cases();
+  bool decided = false;
+  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t index, TestResult& result) {
+    if (!decided && result.verdict != Verdict::kAccepted) {
+      outcome.verdict = result.verdict;
+      decided = true;
+      if (request.hints) {
+        if (request.on_progress) request.on_progress("comparing with known mistakes");
+        if (auto hint = find_hint(paths, problem, *cases[index], result)) result.hint = *hint;
+      }
+    }
+    if (request.on_case) request.on_case(result);
+    outcome.tests.push_back(std::move(result));
+  });
+  store_cached_result(paths, cache_key, outcome);
+  return outcome;
+}
+
+}  // namespace judge

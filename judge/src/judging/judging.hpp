@@ -1,0 +1,36 @@
+// Judging one solution against one problem: build, run every case through
+// its checker, collect the verdicts.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "spec/problem.hpp"
+#include "spec/verdict.hpp"
+#include "util/paths.hpp"
+
+namespace judge {
+
+struct JudgeRequest {
+  std::string solution_file;
+  std::string display_name;                    // how messages name the file
+  std::function<void(const TestResult&)> on_case;  // called as each case finishes; may be empty
+  std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
+  // Look for a known mistake matching the first failing case (see hints.hpp).
+  bool hints = true;
+  // Answer an unchanged solution from the result cache (result_cache.hpp).
+  bool use_result_cache = true;
+  // Build the learner's runner with AddressSanitizer and UBSan (no RLIMIT_AS,
+  // longer time limits; see sandbox/limits.hpp and check/crash_report.hpp).
+  bool sanitize = false;
+  // Learner runners judging this problem's cases at once; 0: one per core
+  // (see case_scheduler.hpp). Callers that already judge several solutions
+  // at once ask for 1.
+  unsigned parallel_runners = 0;
+};
+
+// Judges the request's file. A problem the judge cannot check (broken
+// reference, harness fault, missing compiler) throws JudgeFault.
+ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request);
+
+}  // namespace judge

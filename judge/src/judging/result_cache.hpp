@@ -1,0 +1,26 @@
+// Verdicts of unchanged solutions, answered from disk: when the runner,
+// the reference, the problem's files and the judge itself are all as they
+// were, judging again would give the same result.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "util/paths.hpp"
+#include "spec/problem.hpp"
+#include "spec/verdict.hpp"
+
+namespace judge {
+
+// The key for judging `learner_binary` against `problem` with
+// `reference_binary` (both already keyed by content) and hints on or off.
+std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
+                             const std::string& reference_binary, bool hints);
+
+std::optional<ProblemResult> load_cached_result(const Paths& paths, const std::string& key);
+
+// Stores `result` unless it depends on timing (a time or memory limit
+// verdict in any case), which a rerun should measure again.
+void store_cached_result(const Paths& paths, const std::string& key, const ProblemResult& result);
+
+}  // namespace judge

@@ -1,0 +1,74 @@
+// Gradescope's autograder results.json: one test per case worth one point,
+// named "PROBLEM: CASE", every problem in one file. A solution that does not
+// compile gets each of its cases as a failed test (so the maximum score
+// stays the same), the diagnostics in the top-level output.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/reporter.hpp"
+#include "util/text.hpp"
+
+namespace judge {
+namespace {
+using json = nlohmann::ordered_json;  // keys in the order written
+constexpr std::size_t kOutputLimit = 2000;  // characters of printed output per test
+
+class GradescopeReporter : public Reporter {
+ public:
+  explicit GradescopeReporter(std::FILE* out) : out_(out) {}
+
+  void begin_problem(const Problem& problem, const std::string&) override {
+    names_.clear();
+    for (const TestCase* test : problem.cases()) names_.push_back(test->name);
+  }
+  void case_finished(const TestResult&) override {}
+
+  void problem_finished(const ProblemResult& result) override {
+    std::size_t passed = 0;
+    auto add = [&](const std::string& name, bool pass, std::string output) {
+      tests_.push_back({{"name", fmt::format("{}: {}", result.problem, name)},
+                        {"score", pass ? 1 : 0},
+                        {"max_score", 1},
+                        {"status", pass ? "passed" : "failed"},
+                        {"output", output},
+                        {"visibility", "visible"}});
+    };
+    if (result.verdict == Verdict::kCompileError) {
+      for (const std::string& name : names_) add(name, false, "not run: the solution does not compile");
+      summary_ += fmt::format("{}: compile_error\n{}\n", result.problem, result.message);
+      return;
+    }
+    for (const TestResult& test : result.tests) {
+      bool pass = test.verdict == Verdict::kAccepted;
+      passed += pass;
+      std::string output;
+      if (!pass) {
+        output = verdict_name(test.verdict) + ": " + test.message;
+        if (!test.details.empty()) output += "\n" + test.details;
+        if (!test.hint.empty()) output += "\nhint (a known mistake): " + test.hint;
+        if (!test.output.empty())
+          output += "\nyour code printed:\n" + cap_characters(test.output, kOutputLimit, "\n[... more output dropped]");
+      }
+      add(test.name, pass, output);
+    }
+    summary_ += fmt::format("{}: {} ({} of {} cases passed)\n", result.problem, verdict_name(result.verdict), passed,
+                            result.tests.size());
+  }
+
+  void finish(bool) override {
+    json out = {{"output", summary_}, {"output_format", "text"}, {"test_output_format", "text"}, {"tests", tests_}};
+    fmt::print(out_, "{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
+    std::fflush(out_);
+  }
+
+ private:
+  std::FILE* out_;
+  std::vector<std::string> names_;
+  std::string summary_;
+  json tests_ = json::array();
+};
+}  // namespace
+
+std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out) { return std::make_unique<GradescopeReporter>(out); }
+
+}  // namespace judge

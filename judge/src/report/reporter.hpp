@@ -1,0 +1,42 @@
+// Reporting results. One interface; a reporter per output format
+// (formats.hpp lists them by name).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "spec/problem.hpp"
+#include "spec/verdict.hpp"
+
+namespace judge {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin_problem(const Problem& problem, const std::string& solution_display) = 0;
+  virtual void progress(const std::string& what) { (void)what; }
+  virtual void case_finished(const TestResult& result) = 0;
+  virtual void problem_finished(const ProblemResult& result) = 0;
+  // Called once after every problem; `several` when --all was used.
+  virtual void finish(bool several) = 0;
+};
+
+// Text on `out` as cases finish; colour when `colour` (a tty without
+// NO_COLOR); with `live` (a tty), a "case 12/39..." line that the next
+// output overwrites.
+std::unique_ptr<Reporter> make_text_reporter(std::FILE* out, bool colour, bool live = false);
+// One JSON object on `out` at finish(), as docs/cli.md describes;
+// {"results": [...]} when several.
+std::unique_ptr<Reporter> make_json_reporter(std::FILE* out);
+// JUnit XML at finish(): a <testsuite> per problem, a <testcase> per case,
+// <failure type="VERDICT">; a <testsuites> root when several.
+std::unique_ptr<Reporter> make_junit_reporter(std::FILE* out);
+// Exercism's test-runner interface v3 results.json at finish();
+// {"results": [...]} when several.
+std::unique_ptr<Reporter> make_exercism_reporter(std::FILE* out);
+// Gradescope's autograder results.json at finish(): one point per case,
+// every problem in one file.
+std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out);
+
+}  // namespace judge

@@ -1,0 +1,64 @@
+// What the checkers talk to: something that answers requests the way a
+// runner does (a RunnerSession, or a fake in tests), and what a call can
+// come back with. Nothing here decides a verdict; that is the checkers' job.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace judge {
+
+struct CallResult {
+  enum class Outcome {
+    kValue,         // the function returned `value`
+    kException,     // the function threw (see exception_kind/type/what)
+    kTimeout,       // no reply within the time limit; the runner was killed
+    kDied,          // the runner ended or closed the channel without replying
+    kMalformed,     // something that is not a harness reply came back
+    kHarnessError,  // the harness could not understand the request: a judge fault
+  };
+  Outcome outcome = Outcome::kDied;
+  nlohmann::json value;
+  std::string exception_kind;  // "invalid_argument", "bad_alloc" or "other"
+  std::string exception_type;  // dynamic type, demangled
+  std::string what;
+  std::string detail;  // for kDied/kMalformed/kHarnessError/kTimeout: what happened
+  double wall_ms = 0;
+  double cpu_ms = 0;  // as measured inside the runner; 0 when unknown
+  bool killed_by_cpu_limit = false;
+  int signal = 0;              // kDied: the signal that ended the runner, if any
+  long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
+  bool out_of_memory = false;  // kDied: the kernel killed it at its memory cgroup's limit
+  std::string output;          // what the learner's code printed during the call (head)
+};
+
+// One request, encoded for the wire once: a case that sends the same input
+// many times (a performance check calls the learner and the reference five
+// times each) pays once for turning megabytes of numbers into CBOR.
+class Request {
+ public:
+  Request(std::string op, const nlohmann::json& args);
+  const std::string& op() const { return op_; }
+  // The length-prefixed CBOR frame, as sent.
+  const std::string& frame() const { return frame_; }
+
+ private:
+  std::string op_;
+  std::string frame_;
+};
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // Sends one request and waits for its reply for at most `time_limit_ms`.
+  virtual CallResult call(const Request& request, int time_limit_ms) = 0;
+  CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms) {
+    return call(Request(op, args), time_limit_ms);
+  }
+};
+
+// A request's frame: 4 bytes of little-endian length, then `payload`.
+std::string framed(std::string_view payload);
+
+}  // namespace judge

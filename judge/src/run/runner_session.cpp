@@ -1,0 +1,351 @@
+// RunnerSession: the judge's side of the runner protocol.
+#include "run/runner_session.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <judge_harness/protocol.hpp>
+#include <optional>
+#include <random>
+
+#include "run/wire_format.hpp"
+
+namespace judge {
+namespace {
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+// A reply frame up to this size gets its buffer at once; a larger one (a
+// runner may announce up to kMaxFrameBytes) grows as it arrives.
+constexpr std::uint32_t kReserveFrameBytes = 64u << 20;
+// What the learner's code printed during one call that is kept for the report.
+constexpr std::size_t kKeptOutputBytes = 16 * 1024;
+
+std::string random_nonce() {
+  std::random_device device;
+  std::string nonce(judge_harness::kNonceSize, '\0');
+  for (char& c : nonce) c = static_cast<char>(device());
+  return nonce;
+}
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string describe_exit(const ExitStatus& status) {
+  if (status.exited) return fmt::format("exited with status {}", status.code);
+  return fmt::format("was killed by {}", describe_signal(status.signal));
+}
+
+// The kept head of the output, and how much was dropped after it.
+std::string with_dropped_note(const CapturedOutput& printed) {
+  if (printed.total <= printed.head.size()) return printed.head;
+  return fmt::format("{}\n[... {} more bytes of output discarded]\n", printed.head, printed.total - printed.head.size());
+}
+
+std::vector<std::string> runner_environment(const std::string& scratch_dir, const RunnerLimits& limits) {
+  std::vector<std::string> env = {
+      "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + scratch_dir, "TMPDIR=" + scratch_dir,
+      // As in the judge (cli/main.cpp): freed request buffers are kept for
+      // the next call instead of being faulted in again.
+      "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824",
+      // Heap the runner may pre-fault before a large request: an eighth of
+      // the memory limit (the harness caps it at 32 MiB).
+      fmt::format("{}={}", judge_harness::kWarmupLimitVariable,
+                  limits.memory_bytes > 0 ? limits.memory_bytes / 8 : std::uint64_t{32} << 20)};
+  env.insert(env.end(), limits.extra_env.begin(), limits.extra_env.end());
+  return env;
+}
+
+// The reply frame's payload decoded, or nullopt (with *problem set) when it
+// is not the harness's: no nonce, trailing bytes, or not decodable.
+std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_size, const std::string& nonce,
+                                 std::string* problem) {
+  bool extra = incoming.size() > 4 + frame_size;
+  if (extra || frame_size < nonce.size() || incoming.compare(4, nonce.size(), nonce) != 0) {
+    *problem = "something other than the harness wrote to the judge's channel";
+    return std::nullopt;
+  }
+  try {
+    json reply = json::from_cbor(incoming.begin() + static_cast<long>(4 + nonce.size()), incoming.end(), true, true,
+                                 json::cbor_tag_handler_t::store);
+    if (expand_typed_arrays(&reply)) return reply;
+  } catch (const json::exception&) {
+  }
+  *problem = "the runner's reply could not be decoded";
+  return std::nullopt;
+}
+
+// A decoded reply as the outcome of the call.
+void read_reply(json& reply, CallResult* result) {
+  if (reply.contains("cpu_ns") && reply["cpu_ns"].is_number()) result->cpu_ms = reply["cpu_ns"].get<double>() / 1e6;
+  if (reply.contains("value")) {
+    result->outcome = CallResult::Outcome::kValue;
+    result->value = std::move(reply["value"]);
+  } else if (reply.contains("exception")) {
+    result->outcome = CallResult::Outcome::kException;
+    result->exception_kind = reply.value("exception", "");
+    result->exception_type = reply.value("type", "");
+    result->what = reply.value("what", "");
+  } else {
+    result->outcome = CallResult::Outcome::kHarnessError;
+    result->detail = reply.value("harness_error", "reply without a value");
+  }
+}
+
+// The size a complete frame header announces; nullopt before 4 bytes.
+std::optional<std::uint32_t> announced_size(const std::string& incoming) {
+  if (incoming.size() < 4) return std::nullopt;
+  std::uint32_t size = 0;
+  for (int i = 0; i < 4; ++i) size |= static_cast<std::uint32_t>(static_cast<unsigned char>(incoming[i])) << (8 * i);
+  return size;
+}
+}  // namespace
+
+// One request and its reply: sends while reading, drains the learner's
+// output, and ends in a CallResult however the runner behaves.
+class RunnerSession::Exchange {
+ public:
+  Exchange(RunnerSession& session, const Request& request, int time_limit_ms)
+      : session_(session),
+        outgoing_(request.frame()),
+        printed_(kKeptOutputBytes),
+        start_(Clock::now()),
+        time_limit_ms_(static_cast<int>(time_limit_ms * session.limits_.time_scale)),
+        deadline_(start_ + std::chrono::milliseconds(time_limit_ms_)) {}
+
+  CallResult run() {
+    for (;;) {
+      if (std::optional<CallResult> done = complete_reply()) return *done;
+      if (channel_closed_) return closed();
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+      if (left <= 0) return timed_out();
+      if (std::optional<CallResult> failed = wait_and_transfer(std::min<long>(left, 1000))) return *failed;
+    }
+  }
+
+ private:
+  Child& child() { return *session_.child_; }
+
+  // The result once a whole frame has arrived; nullopt while it has not.
+  std::optional<CallResult> complete_reply() {
+    std::optional<std::uint32_t> size = announced_size(incoming_);
+    if (!size) return std::nullopt;
+    if (*size > judge_harness::kMaxFrameBytes) return malformed("the runner sent a malformed reply (oversized frame)");
+    // Room for the whole frame at once (a large reply arrives in many reads).
+    if (*size <= kReserveFrameBytes && incoming_.capacity() < 4 + static_cast<std::size_t>(*size))
+      incoming_.reserve(4 + static_cast<std::size_t>(*size));
+    if (incoming_.size() < 4 + static_cast<std::size_t>(*size)) return std::nullopt;
+    result_.wall_ms = ms_since(start_);
+    std::string problem;
+    std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
+    if (!reply) return malformed(problem);
+    child().drain(&printed_, &printed_);
+    result_.output = with_dropped_note(printed_);
+    read_reply(*reply, &result_);
+    return result_;
+  }
+
+  // Polls the channel and the output pipes once, for at most `wait_ms`;
+  // sends what it can and reads what arrived. A result when that ended the
+  // call.
+  std::optional<CallResult> wait_and_transfer(long wait_ms) {
+    bool sending = sent_ < outgoing_.size();
+    pollfd fds[3] = {{session_.channel_, static_cast<short>(POLLIN | (sending ? POLLOUT : 0)), 0},
+                     {stdout_open_ ? child().stdout_fd() : -1, POLLIN, 0},
+                     {stderr_open_ ? child().stderr_fd() : -1, POLLIN, 0}};
+    int ready = poll(fds, 3, static_cast<int>(wait_ms));
+    if (ready < 0 && errno != EINTR) return died(fmt::format("poll: {}", std::strerror(errno)));
+    if (fds[1].revents || fds[2].revents) child().drain(&printed_, &printed_);
+    // Closed by the learner: harmless, but poll() would report it forever.
+    if ((fds[1].revents & POLLHUP) && !(fds[1].revents & POLLIN)) stdout_open_ = false;
+    if ((fds[2].revents & POLLHUP) && !(fds[2].revents & POLLIN)) stderr_open_ = false;
+    if ((fds[0].revents & POLLOUT) && sending) send_some();
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) return receive_available();
+    return std::nullopt;
+  }
+
+  void send_some() {
+    ssize_t n = send(session_.channel_, outgoing_.data() + sent_, outgoing_.size() - sent_, MSG_NOSIGNAL);
+    if (n > 0) sent_ += static_cast<std::size_t>(n);
+    else if (n < 0 && errno != EAGAIN && errno != EINTR) channel_closed_ = true;
+  }
+
+  std::optional<CallResult> receive_available() {
+    char buffer[65536];
+    for (;;) {
+      ssize_t n = recv(session_.channel_, buffer, sizeof buffer, 0);
+      if (n > 0) {
+        incoming_.append(buffer, static_cast<std::size_t>(n));
+        if (incoming_.size() > judge_harness::kMaxFrameBytes + 4u)
+          return malformed("the runner sent a malformed reply (oversized frame)");
+        continue;
+      }
+      if (n == 0 || (errno != EAGAIN && errno != EINTR)) channel_closed_ = true;
+      return std::nullopt;
+    }
+  }
+
+  CallResult closed() {
+    // Give the process a moment to finish dying so we can say how it ended.
+    for (int i = 0; i < 200 && !child().poll_exited(); ++i) usleep(1000);
+    if (child().poll_exited()) return died(fmt::format("the runner {} before replying", describe_exit(child().wait())));
+    return died("the runner closed the judge's channel before replying");
+  }
+
+  CallResult timed_out() {
+    // Polite first, then certain: the whole group goes.
+    child().stop_group(session_.limits_.grace_ms);
+    CallResult timeout = died(fmt::format("no reply within {} ms", time_limit_ms_));
+    timeout.outcome = CallResult::Outcome::kTimeout;
+    return timeout;
+  }
+
+  CallResult malformed(const std::string& what_happened) {
+    CallResult result = died(what_happened);
+    result.outcome = CallResult::Outcome::kMalformed;
+    return result;
+  }
+
+  // The runner is gone or must go: how it ended, what it printed.
+  CallResult died(const std::string& what_happened) {
+    child().drain(&printed_, &printed_);
+    ExitStatus status = child().poll_exited() ? child().wait() : ExitStatus{};
+    result_.outcome = CallResult::Outcome::kDied;
+    result_.killed_by_cpu_limit = !status.exited && status.signal == SIGXCPU;
+    result_.signal = status.exited ? 0 : status.signal;
+    result_.peak_memory_kb = status.max_rss_kb;
+    if (session_.cgroup_) {
+      result_.out_of_memory = session_.cgroup_->out_of_memory();
+      result_.peak_memory_kb =
+          std::max(result_.peak_memory_kb, static_cast<long>(session_.cgroup_->peak_bytes() / 1024));
+    }
+    result_.detail = what_happened;
+    result_.wall_ms = ms_since(start_);
+    result_.output = with_dropped_note(printed_);
+    session_.kill_runner();
+    return result_;
+  }
+
+  RunnerSession& session_;
+  const std::string& outgoing_;
+  std::size_t sent_ = 0;
+  std::string incoming_;
+  CapturedOutput printed_;
+  CallResult result_;
+  Clock::time_point start_;
+  int time_limit_ms_;
+  Clock::time_point deadline_;
+  bool channel_closed_ = false;
+  bool stdout_open_ = true, stderr_open_ = true;  // the learner may close them
+};
+
+RunnerSession::RunnerSession(std::string binary, RunnerLimits limits)
+    : binary_(std::move(binary)), limits_(std::move(limits)) {}
+
+RunnerSession::~RunnerSession() { stop(); }
+
+bool RunnerSession::start(std::string* error) {
+  // Named after the judge's process, so a judge's leftovers can be told apart.
+  std::string scratch_template = fmt::format("/tmp/judge-run-{}-XXXXXX", getpid());
+  if (!mkdtemp(scratch_template.data())) {
+    *error = fmt::format("mkdtemp: {}", std::strerror(errno));
+    return false;
+  }
+  scratch_dir_ = scratch_template.c_str();
+  int sockets[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
+    *error = fmt::format("socketpair: {}", std::strerror(errno));
+    kill_runner();  // removes the scratch directory
+    return false;
+  }
+  SpawnSpec spec;
+  spec.argv = {binary_};
+  spec.env = runner_environment(scratch_dir_, limits_);
+  spec.working_dir = scratch_dir_;
+  spec.channel_fd = sockets[1];
+  if (limits_.memory_bytes > 0) {
+    std::string unused;  // a cgroup that cannot be made now falls back like a missing one
+    if (std::optional<CgroupLocation> parent = memory_cgroup_parent())
+      cgroup_ = MemoryCgroup::create(*parent, limits_.memory_bytes, &unused);
+    if (cgroup_) spec.cgroup_procs_fd = cgroup_->procs_fd();
+    else if (limits_.address_space_limit) spec.address_space_bytes = limits_.memory_bytes;
+  }
+  spec.cpu_seconds = limits_.cpu_seconds;
+  spec.file_size_bytes = limits_.file_size_bytes;
+  spec.sandbox = true;
+  spec.sandbox_paths = default_sandbox_paths(scratch_dir_, binary_);
+  child_ = Child::spawn(spec, error);
+  close(sockets[1]);
+  if (!child_) {
+    close(sockets[0]);
+    kill_runner();  // removes the scratch directory
+    return false;
+  }
+  channel_ = sockets[0];
+  fcntl(channel_, F_SETFL, O_NONBLOCK);
+  nonce_ = random_nonce();
+  // The greeting fits in the socket buffer, so this write cannot block.
+  std::string greeting = framed(nonce_);
+  if (send(channel_, greeting.data(), greeting.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(greeting.size())) {
+    // Already dead (it crashed or exited before reading a byte): that is the
+    // learner's runner failing, which the first call reports with its status.
+    if (errno == EPIPE || errno == ECONNRESET) return true;
+    *error = fmt::format("send: {}", std::strerror(errno));
+    kill_runner();
+    return false;
+  }
+  return true;
+}
+
+void RunnerSession::kill_runner() {
+  if (child_) {
+    child_->kill_group();
+    child_->wait();
+    child_.reset();
+  }
+  cgroup_.reset();  // after the child: a cgroup with processes cannot be removed
+  if (channel_ >= 0) close(channel_);
+  channel_ = -1;
+  if (!scratch_dir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch_dir_, ignored);
+    scratch_dir_.clear();
+  }
+}
+
+void RunnerSession::start_early() {
+  std::string ignored;
+  if (!child_) start(&ignored);
+}
+
+void RunnerSession::stop() {
+  if (!child_) return;
+  std::vector<std::uint8_t> body = json::to_cbor(json{{"op", "exit"}, {"args", json::object()}});
+  std::string message = framed(std::string_view(reinterpret_cast<const char*>(body.data()), body.size()));
+  send(channel_, message.data(), message.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  for (int i = 0; i < 20 && !child_->poll_exited(); ++i) usleep(1000);
+  kill_runner();
+}
+
+CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
+  if (!child_) {
+    std::string error;
+    if (!start(&error)) {
+      CallResult result;
+      result.outcome = CallResult::Outcome::kHarnessError;
+      result.detail = "could not start the runner: " + error;
+      return result;
+    }
+  }
+  return Exchange(*this, request, time_limit_ms).run();
+}
+
+}  // namespace judge

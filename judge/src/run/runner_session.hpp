@@ -1,0 +1,52 @@
+// Talks to one runner binary: starts it in the sandbox, sends requests,
+// reads replies, and turns every way a learner's process can misbehave into
+// a CallResult.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run/runner.hpp"
+#include "sandbox/limits.hpp"
+#include "sandbox/memory_cgroup.hpp"
+#include "sandbox/process.hpp"
+
+namespace judge {
+
+class RunnerSession : public Runner {
+ public:
+  RunnerSession(std::string binary, RunnerLimits limits);
+  ~RunnerSession() override;
+  RunnerSession(const RunnerSession&) = delete;
+  RunnerSession& operator=(const RunnerSession&) = delete;
+
+  // Sends one request and waits for its reply for at most `time_limit_ms`
+  // (times the limits' time scale). Starts the runner if it is not running
+  // (again after a crash or a kill).
+  CallResult call(const Request& request, int time_limit_ms) override;
+  using Runner::call;
+
+  // Starts the runner now if it is not running, so that it loads while the
+  // caller does other work; a failure is reported by the next call, which
+  // tries again.
+  void start_early();
+
+  // Asks the runner to exit and reaps it; kills it if it does not comply.
+  void stop();
+
+ private:
+  class Exchange;
+  bool start(std::string* error);
+  void kill_runner();
+
+  std::string binary_;
+  RunnerLimits limits_;
+  std::unique_ptr<MemoryCgroup> cgroup_;  // made before the child, removed after it
+  std::unique_ptr<Child> child_;
+  int channel_ = -1;
+  std::string nonce_;
+  std::string scratch_dir_;
+};
+
+}  // namespace judge

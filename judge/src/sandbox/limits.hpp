@@ -1,0 +1,40 @@
+// The limits of a runner judging a problem: memory, CPU, file size, the
+// grace between SIGTERM and SIGKILL, the time scale of its calls, and the
+// environment a sanitized runner needs. The one place they are decided.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/problem.hpp"
+
+namespace judge {
+
+struct RunnerLimits {
+  // The runner's memory: a memory cgroup's limit where the machine allows
+  // one (memory_cgroup.hpp), otherwise its address space (RLIMIT_AS) when
+  // `address_space_limit`. 0: unlimited.
+  std::uint64_t memory_bytes = 1ull << 30;
+  bool address_space_limit = true;  // false for sanitized runners (ASan reserves terabytes)
+  int cpu_seconds = 60;             // for the whole session, a backstop
+  std::uint64_t file_size_bytes = 16ull << 20;
+  int grace_ms = 100;  // SIGTERM, then SIGKILL after this
+  // Added to the runner's clean environment ("NAME=value"): sanitizer options.
+  std::vector<std::string> extra_env;
+  // Multiplies every call's time limit: sanitized runners are slower.
+  double time_scale = 1.0;
+};
+
+// The limits of a runner judging `problem`: its memory, a CPU backstop of
+// every case's time limit together plus 30 s. With `sanitize` (an
+// AddressSanitizer and UBSan build): no RLIMIT_AS (ASan reserves ~20 TB of
+// shadow); instead ASan's resident-memory watchdog and malloc limit, a
+// memory cgroup with room for the shadow, and time limits kSanitizedTimeScale
+// times longer.
+RunnerLimits limits_for(const Problem& problem, bool sanitize);
+
+// -O1 with ASan and UBSan runs 2 to 7 times slower.
+inline constexpr double kSanitizedTimeScale = 5.0;
+
+}  // namespace judge

@@ -1,0 +1,422 @@
+// Child processes: fork/exec with limits, draining, killing, reaping.
+#include "sandbox/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <utility>
+#include <fmt/format.h>
+
+#include "sandbox/identity.hpp"
+#include "sandbox/landlock.hpp"
+
+namespace judge {
+namespace {
+void set_limit(int resource, std::uint64_t value) {
+  rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  setrlimit(resource, &limit);
+}
+
+// Everything the child needs, prepared before fork: between fork and exec
+// only system calls happen (the judge has threads; malloc could deadlock).
+struct ChildPlan {
+  char* const* argv;
+  char* const* envp;
+  int out_write, err_write, error_pipe;
+  bool namespaces = false;
+  const SandboxSupport* support = nullptr;
+  uid_t outer_uid = 0;
+  gid_t outer_gid = 0;
+  bool drop_privileges = false;
+  uid_t runner_uid = 0;
+  int landlock_abi = 0;
+  const char* const* read_only = nullptr;
+  const char* read_write = nullptr;
+  const char* executable = nullptr;
+  int exec_fd = -1;
+};
+
+void close_descriptors_range(unsigned first, unsigned last) {
+  if (syscall(SYS_close_range, first, last, 0) == 0) return;
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  unsigned end = std::min<unsigned long>(last, limit.rlim_cur == RLIM_INFINITY ? 65536 : limit.rlim_cur - 1);
+  for (unsigned fd = first; fd <= end && fd >= first; ++fd) close(static_cast<int>(fd));
+}
+
+// What the child sends back when a call fails before exec: the call's name
+// and its errno. Written in one write() of fewer than PIPE_BUF bytes, so the
+// parent reads it whole.
+struct ChildFailure {
+  char call[24];
+  int error;
+};
+
+[[noreturn]] void fail_in_child(int error_pipe, const char* call) {
+  ChildFailure failure{};
+  failure.error = errno;
+  strncpy(failure.call, call, sizeof failure.call - 1);
+  [[maybe_unused]] ssize_t n = write(error_pipe, &failure, sizeof failure);
+  _exit(127);
+}
+
+// Closes every descriptor from `first` up, except those in `keep` (at most
+// two; -1 entries are ignored). close_range (Linux 5.9) covers descriptors
+// above any fixed bound; a loop to the descriptor limit where it is missing.
+void close_descriptors_from(int first, int keep_a, int keep_b) {
+  int keep[2] = {std::min(keep_a, keep_b), std::max(keep_a, keep_b)};
+  unsigned from = static_cast<unsigned>(first);
+  for (int kept : keep) {
+    if (kept < first || static_cast<unsigned>(kept) < from) continue;
+    if (static_cast<unsigned>(kept) > from) close_descriptors_range(from, static_cast<unsigned>(kept) - 1);
+    from = static_cast<unsigned>(kept) + 1;
+  }
+  close_descriptors_range(from, ~0u);
+}
+
+// Ends this process the way `status` says another ended.
+[[noreturn]] void mirror_status(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    kill(getpid(), sig);
+    _exit(128 + sig);
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
+}
+
+[[noreturn]] void become_program(const SpawnSpec& spec, const ChildPlan& plan) {
+  set_limit(RLIMIT_CORE, 0);
+  if (spec.address_space_bytes) set_limit(RLIMIT_AS, spec.address_space_bytes);
+  if (spec.cpu_seconds) {
+    rlimit cpu{static_cast<rlim_t>(spec.cpu_seconds), static_cast<rlim_t>(spec.cpu_seconds + 1)};
+    setrlimit(RLIMIT_CPU, &cpu);
+  }
+  if (spec.file_size_bytes) set_limit(RLIMIT_FSIZE, spec.file_size_bytes);
+  if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) fail_in_child(plan.error_pipe, "chdir");
+  int ruleset = -1;
+  if (plan.landlock_abi > 0) {
+    ruleset = sandbox_child::filesystem_ruleset(plan.landlock_abi, plan.read_only, plan.read_write, plan.executable);
+    if (ruleset < 0) fail_in_child(plan.error_pipe, "landlock");
+  }
+  if (plan.drop_privileges) {
+    set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
+    if (!sandbox_child::drop_privileges(plan.runner_uid)) fail_in_child(plan.error_pipe, "setresuid");
+  }
+  if (ruleset >= 0 && !sandbox_child::enforce_ruleset(ruleset)) fail_in_child(plan.error_pipe, "landlock");
+  signal(SIGPIPE, SIG_DFL);
+  if (plan.exec_fd >= 0) {
+    syscall(SYS_execveat, plan.exec_fd, "", plan.argv, plan.envp, AT_EMPTY_PATH);
+    fail_in_child(plan.error_pipe, "execveat");
+  }
+  execvpe(plan.argv[0], plan.argv, plan.envp);
+  fail_in_child(plan.error_pipe, "execvp");
+}
+
+// Inside new namespaces: this process stays outside them and mirrors how
+// the program ended; a second process is PID 1 of the new namespace (its
+// exit kills everything left inside) and a third runs the program.
+[[noreturn]] void run_in_namespaces(const SpawnSpec& spec, const ChildPlan& plan) {
+  if (!sandbox_child::enter_namespaces(*plan.support, plan.outer_uid, plan.outer_gid))
+    fail_in_child(plan.error_pipe, "unshare");
+  int status_pipe[2];
+  if (pipe(status_pipe) != 0) fail_in_child(plan.error_pipe, "pipe");
+  pid_t init = fork();
+  if (init < 0) fail_in_child(plan.error_pipe, "fork");
+  if (init == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    close(status_pipe[0]);
+    pid_t program = fork();
+    if (program < 0) fail_in_child(plan.error_pipe, "fork");
+    if (program == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      close(status_pipe[1]);
+      become_program(spec, plan);
+    }
+    close_descriptors_from(0, status_pipe[1], -1);
+    int status = 0;
+    for (;;) {
+      int reaped_status = 0;
+      pid_t reaped = wait(&reaped_status);
+      if (reaped == program) {
+        status = reaped_status;
+        break;
+      }
+      if (reaped < 0 && errno != EINTR) break;
+    }
+    [[maybe_unused]] ssize_t n = write(status_pipe[1], &status, sizeof status);
+    _exit(0);  // as PID 1, takes every process left in the namespace with it
+  }
+  close(status_pipe[1]);
+  close_descriptors_from(0, status_pipe[0], -1);
+  int status = 0;
+  ssize_t got;
+  do got = read(status_pipe[0], &status, sizeof status);
+  while (got < 0 && errno == EINTR);
+  int init_status = 0;
+  while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {
+  }
+  mirror_status(got == static_cast<ssize_t>(sizeof status) ? status : init_status);
+}
+
+// Runs in the child after fork: its group, standard descriptors, channel
+// and cgroup, then the program (in namespaces when sandboxed).
+[[noreturn]] void exec_child(const SpawnSpec& spec, const ChildPlan& plan) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Before anything else (and while still the judge's user, who may write
+  // there): everything this child starts is then counted in the cgroup.
+  if (spec.cgroup_procs_fd >= 0 && write(spec.cgroup_procs_fd, "0", 1) != 1) fail_in_child(plan.error_pipe, "cgroup");
+  setpgid(0, 0);
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(plan.out_write, 1) < 0 || dup2(plan.err_write, 2) < 0)
+    fail_in_child(plan.error_pipe, "dup2");
+  if (spec.channel_fd >= 0) {
+    if (spec.channel_fd == 3) {
+      fcntl(3, F_SETFD, 0);
+    } else if (dup2(spec.channel_fd, 3) < 0) {
+      fail_in_child(plan.error_pipe, "dup2");
+    }
+  }
+  // Keep the error pipe (close-on-exec) so exec failures reach the parent;
+  // the cgroup's descriptor goes too.
+  close_descriptors_from(spec.channel_fd >= 0 ? 4 : 3, plan.error_pipe, plan.exec_fd);
+  if (!plan.namespaces) become_program(spec, plan);
+  run_in_namespaces(spec, plan);
+}
+
+std::vector<char*> c_strings(const std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+void read_available(int fd, CapturedOutput* sink) {
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      if (sink) sink->append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return;
+  }
+}
+
+ExitStatus to_exit_status(int status, const rusage& usage) {
+  ExitStatus out;
+  out.exited = WIFEXITED(status);
+  out.code = out.exited ? WEXITSTATUS(status) : 0;
+  out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  out.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+                    usage.ru_stime.tv_usec / 1e6;
+  out.max_rss_kb = usage.ru_maxrss;
+  return out;
+}
+// The child's stdout, stderr and status pipes; whatever is not taken is
+// closed on destruction.
+struct Pipes {
+  int out[2] = {-1, -1}, err[2] = {-1, -1}, status[2] = {-1, -1};
+  bool open(std::string* error) {
+    if (pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 && pipe2(status, O_CLOEXEC) == 0) return true;
+    *error = fmt::format("pipe2: {}", std::strerror(errno));
+    return false;
+  }
+  void close_child_ends() {
+    for (int* fd : {&out[1], &err[1], &status[1]}) close_one(fd);
+  }
+  int take(int* fd) { return std::exchange(*fd, -1); }
+  ~Pipes() {
+    for (int* fd : {&out[0], &out[1], &err[0], &err[1], &status[0], &status[1]}) close_one(fd);
+  }
+  static void close_one(int* fd) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
+};
+
+// Fills in the sandbox's part of `plan`, which points into `read_only`.
+bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::vector<const char*>* read_only, std::string* error) {
+  const SandboxSupport& support = sandbox_support();
+  plan->support = &support;
+  plan->namespaces = support.namespaces;
+  plan->outer_uid = getuid();
+  plan->outer_gid = getgid();
+  plan->drop_privileges = support.drop_to_nobody;
+  plan->runner_uid = next_runner_uid();
+  plan->landlock_abi = support.landlock_abi;
+  for (const std::string& path : spec.sandbox_paths.read_only) read_only->push_back(path.c_str());
+  read_only->push_back(nullptr);
+  plan->read_only = read_only->data();
+  plan->read_write = spec.sandbox_paths.read_write.c_str();
+  plan->executable = spec.sandbox_paths.executable.c_str();
+  // Opened now, while the judge's user can reach it through every directory.
+  plan->exec_fd = open(spec.argv[0].c_str(), O_PATH | O_CLOEXEC);
+  if (plan->exec_fd < 0) {
+    *error = fmt::format("open {}: {}", spec.argv[0], std::strerror(errno));
+    return false;
+  }
+  if (support.drop_to_nobody && !spec.sandbox_paths.read_write.empty() &&
+      chown(spec.sandbox_paths.read_write.c_str(), plan->runner_uid, kNobody) != 0) {
+    *error = fmt::format("chown {}: {}", spec.sandbox_paths.read_write, std::strerror(errno));
+    close(std::exchange(plan->exec_fd, -1));
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+void CapturedOutput::append(const char* data, std::size_t size) {
+  total += size;
+  if (head.size() < cap) head.append(data, std::min(size, cap - head.size()));
+}
+
+std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
+  Pipes pipes;
+  if (!pipes.open(error)) return nullptr;
+  std::vector<char*> argv = c_strings(spec.argv);
+  std::vector<char*> envp = c_strings(spec.env);
+  ChildPlan plan{argv.data(), envp.data(), pipes.out[1], pipes.err[1], pipes.status[1]};
+  std::vector<const char*> read_only;
+  if (spec.sandbox && !plan_sandbox(spec, &plan, &read_only, error)) return nullptr;
+  pid_t pid = fork();
+  if (pid < 0) {
+    *error = fmt::format("fork: {}", std::strerror(errno));
+    if (plan.exec_fd >= 0) close(plan.exec_fd);
+    return nullptr;
+  }
+  if (pid == 0) exec_child(spec, plan);
+  if (plan.exec_fd >= 0) close(plan.exec_fd);
+  setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
+  pipes.close_child_ends();
+  ChildFailure failure{};
+  ssize_t n;
+  do n = read(pipes.status[0], &failure, sizeof failure);
+  while (n < 0 && errno == EINTR);
+  std::unique_ptr<Child> child(new Child());
+  child->pid_ = pid;
+  child->stdout_fd_ = pipes.take(&pipes.out[0]);
+  child->stderr_fd_ = pipes.take(&pipes.err[0]);
+  fcntl(child->stdout_fd_, F_SETFL, O_NONBLOCK);
+  fcntl(child->stderr_fd_, F_SETFL, O_NONBLOCK);
+  if (n > 0) {
+    child->wait();
+    failure.call[sizeof failure.call - 1] = '\0';
+    std::string subject = std::string(failure.call) == "chdir" ? spec.working_dir : spec.argv.empty() ? "" : spec.argv[0];
+    *error = fmt::format("{} {}: {} (in the child, before exec)", failure.call, subject,
+                         n == static_cast<ssize_t>(sizeof failure) ? std::strerror(failure.error) : "unknown error");
+    return nullptr;
+  }
+  return child;
+}
+
+Child::~Child() {
+  if (!reaped_) {
+    kill_group();
+    wait();
+  }
+  if (stdout_fd_ >= 0) close(stdout_fd_);
+  if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+void Child::drain(CapturedOutput* out, CapturedOutput* err) {
+  read_available(stdout_fd_, out);
+  read_available(stderr_fd_, err);
+}
+
+void Child::kill_group() {
+  if (pid_ > 0) {
+    kill(-pid_, SIGKILL);
+    if (!reaped_) kill(pid_, SIGKILL);
+  }
+}
+
+void Child::stop_group(int grace_ms) {
+  if (pid_ <= 0 || reaped_) return kill_group();
+  kill(-pid_, SIGTERM);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(grace_ms);
+  while (!poll_exited() && std::chrono::steady_clock::now() < deadline) usleep(1000);
+  kill_group();
+}
+
+ExitStatus Child::wait() {
+  if (reaped_) return status_;
+  int status = 0;
+  rusage usage{};
+  pid_t got;
+  do got = wait4(pid_, &status, 0, &usage);
+  while (got < 0 && errno == EINTR);
+  reaped_ = true;
+  status_ = to_exit_status(status, usage);
+  // Anything the child left running in its group goes with it.
+  kill(-pid_, SIGKILL);
+  return status_;
+}
+
+bool Child::poll_exited() {
+  if (reaped_) return true;
+  int status = 0;
+  rusage usage{};
+  pid_t got = wait4(pid_, &status, WNOHANG, &usage);
+  if (got == pid_) {
+    reaped_ = true;
+    status_ = to_exit_status(status, usage);
+    kill(-pid_, SIGKILL);
+  }
+  return reaped_;
+}
+
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms) {
+  CommandResult result;
+  std::unique_ptr<Child> child = Child::spawn(spec, &result.error);
+  if (!child) return result;
+  result.started = true;
+  CapturedOutput output(1 << 20);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool out_open = true, err_open = true;
+  while (out_open || err_open) {
+    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      child->kill_group();
+      break;
+    }
+    int ready = poll(fds, 2, static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buffer[65536];
+      ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+      if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+      else if (n == 0 || errno != EAGAIN) (i == 0 ? out_open : err_open) = false;
+    }
+  }
+  result.status = child->wait();
+  result.output = std::move(output.head);
+  return result;
+}
+
+std::string describe_signal(int signal) {
+  const char* name = sigabbrev_np(signal);
+  const char* text = sigdescr_np(signal);
+  return fmt::format("SIG{} ({})", name ? name : std::to_string(signal), text ? text : "unknown signal");
+}
+
+}  // namespace judge

@@ -1,0 +1,104 @@
+// Spawning and reaping child processes. Every child the judge runs (the
+// compiler, addr2line, runners) starts here; sandbox.cpp forks too, only to
+// probe what the kernel allows.
+//
+// Every child gets its own process group (so a kill reaches its whole tree),
+// stdin from /dev/null, stdout and stderr on pipes, a clean environment,
+// core dumps off, every inherited descriptor closed but the ones asked for,
+// and dies with the judge (PR_SET_PDEATHSIG).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sandbox/sandbox.hpp"
+
+namespace judge {
+
+struct SpawnSpec {
+  std::vector<std::string> argv;  // argv[0] is the program; looked up in PATH when it has no '/'
+  std::vector<std::string> env;   // the child's whole environment
+  std::string working_dir;        // empty: inherit
+  int channel_fd = -1;            // when >= 0, becomes the child's descriptor 3
+  std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; 0: unlimited
+  int cgroup_procs_fd = -1;  // when >= 0, the child moves itself into that cgroup first
+  int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
+  std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
+  // Sandboxed children get what sandbox_support() allows: PID and network
+  // namespaces, Landlock over `sandbox_paths`, a user of their own with RLIMIT_NPROC
+  // `max_processes` when the judge is root. argv[0] must then be a path.
+  bool sandbox = false;
+  SandboxPaths sandbox_paths;
+  int max_processes = 64;
+};
+
+// How a child ended.
+struct ExitStatus {
+  bool exited = false;    // exited normally with `code`
+  int code = 0;
+  int signal = 0;         // killed by this signal (when !exited)
+  double cpu_seconds = 0; // user + system, from the kernel
+  long max_rss_kb = 0;
+};
+
+// Bytes a child printed: the first `cap` kept, the rest only counted, so the
+// judge's memory never grows with a flood.
+struct CapturedOutput {
+  explicit CapturedOutput(std::size_t cap = 64 * 1024) : cap(cap) {}
+  void append(const char* data, std::size_t size);
+  std::size_t cap;
+  std::string head;
+  std::uint64_t total = 0;
+};
+
+class Child {
+ public:
+  // Starts the child; on failure returns null and sets *error to a message
+  // naming the failed call.
+  static std::unique_ptr<Child> spawn(const SpawnSpec& spec, std::string* error);
+  ~Child();  // kills the group and reaps the child if still running
+
+  pid_t pid() const { return pid_; }
+  int stdout_fd() const { return stdout_fd_; }
+  int stderr_fd() const { return stderr_fd_; }
+
+  // Reads whatever is available on stdout/stderr without blocking.
+  void drain(CapturedOutput* out, CapturedOutput* err);
+  // SIGKILL to the child's whole process group.
+  void kill_group();
+  // SIGTERM to the whole group, then SIGKILL once the child has ended or
+  // `grace_ms` have passed, whichever comes first.
+  void stop_group(int grace_ms);
+  // Waits for the child to end (blocking) and returns how; idempotent.
+  ExitStatus wait();
+  // True when the child has ended (reaps it); does not block.
+  bool poll_exited();
+
+ private:
+  Child() = default;
+  pid_t pid_ = -1;
+  int stdout_fd_ = -1;
+  int stderr_fd_ = -1;
+  bool reaped_ = false;
+  ExitStatus status_;
+};
+
+// Runs a command to completion, capturing stdout and stderr together; kills
+// it after `timeout_ms`. Used for the compiler.
+struct CommandResult {
+  bool started = false;
+  bool timed_out = false;
+  ExitStatus status;
+  std::string output;
+  std::string error;  // why it could not start
+};
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms);
+
+// "SIGSEGV (segmentation fault)" and the like.
+std::string describe_signal(int signal);
+
+}  // namespace judge

@@ -1,0 +1,68 @@
+// The protections `judge doctor` lists.
+#include "sandbox/protections.hpp"
+
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "sandbox/memory_cgroup.hpp"
+#include "sandbox/sandbox.hpp"
+
+namespace judge {
+namespace {
+ProtectionReport memory_protection() {
+  const MemoryCgroupSupport& memory = memory_cgroup_support();
+  const char* disabled = std::getenv(kNoMemoryCgroupVariable);
+  if (memory.available && disabled && *disabled)
+    return {"memory cgroup", false,
+            fmt::format("available, but {} is set; RLIMIT_AS at the problem's limit instead", kNoMemoryCgroupVariable)};
+  if (memory.available)
+    return {"memory cgroup", true,
+            fmt::format("{} under {}: resident memory capped at the problem's limit, sanitized runs included",
+                        memory.parent.version == CgroupVersion::kV2 ? "cgroup v2 memory.max"
+                                                                    : "cgroup v1 memory.limit_in_bytes",
+                        memory.parent.directory)};
+  return {"memory cgroup", false,
+          memory.missing + "; RLIMIT_AS at the problem's limit instead (not under --sanitize, where "
+                           "AddressSanitizer's own allocation and resident-memory limits apply)"};
+}
+
+std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
+  return {
+      {"process group", true, "SIGTERM then SIGKILL to the runner's whole group on a time limit"},
+      {"pid namespace", s.namespaces,
+       s.namespaces ? "descendants die with the runner, even after setsid"
+                    : s.namespaces_missing + "; descendants that leave the process group can outlive it"},
+      {"network namespace", s.namespaces,
+       s.namespaces ? "no network interfaces but a downed loopback" : s.namespaces_missing},
+      {"landlock filesystem", s.landlock_abi >= 1,
+       s.landlock_abi >= 1 ? fmt::format("ABI {}: system directories read-only, scratch directory read-write, "
+                                         "problems and solutions unreadable",
+                                         s.landlock_abi)
+                           : s.landlock_missing + "; the runner can read what the judge's user can"},
+      {"landlock tcp", s.landlock_abi >= 4,
+       s.landlock_abi >= 4 ? "TCP bind and connect denied"
+                           : fmt::format("needs Landlock ABI 4, have {}", s.landlock_abi)},
+      {"landlock scopes", s.landlock_abi >= 6,
+       s.landlock_abi >= 6 ? "no signals to, and no abstract sockets of, processes outside the sandbox"
+                           : fmt::format("needs Landlock ABI 6, have {}", s.landlock_abi)},
+      {"unprivileged user", s.drop_to_nobody,
+       s.drop_to_nobody ? "runs as a user of its own, group nobody (the judge is root); RLIMIT_NPROC caps "
+                          "its processes at 64"
+                        : "the judge is not root: the runner keeps your user; RLIMIT_NPROC is not applied "
+                          "(it would count all your processes)"},
+  };
+}
+}  // namespace
+
+std::vector<ProtectionReport> describe_protections() {
+  std::vector<ProtectionReport> out = isolation_protections(sandbox_support());
+  out.push_back(memory_protection());
+  out.push_back({"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
+  out.push_back({"output", true, "stdout/stderr drained by the judge; 16 KiB per case kept, the rest discarded"});
+  out.push_back({"files", true, "RLIMIT_FSIZE 16 MiB; the scratch directory is removed after the run"});
+  out.push_back({"descriptors and environment", true, "only 0, 1, 2 and the judge's channel; a clean environment"});
+  out.push_back({"core dumps", true, "RLIMIT_CORE 0"});
+  return out;
+}
+
+}  // namespace judge

@@ -1,0 +1,103 @@
+// A problem as the judge sees it: the spec, its ops and its cases, loaded
+// from problem.yaml and hidden/*.yaml with every key checked.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/value_type.hpp"
+#include "util/errors.hpp"
+
+namespace judge {
+
+struct Tolerance {
+  double atol = 1e-9;
+  double rtol = 1e-6;
+};
+
+struct Operation {
+  std::string name;
+  std::vector<std::pair<std::string, ValueType>> inputs;  // in spec order
+  ValueType output = ValueType::kAny;
+};
+
+// A place in a problem file, 1-based, for messages.
+struct Place {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct TestCase {
+  std::string name;
+  std::string note;       // what the case tests
+  bool hidden = false;
+  std::string op;
+  nlohmann::json input;   // a map of argument name to value (generators already expanded)
+  std::optional<nlohmann::json> expect;  // absent: computed with the reference
+  bool expects_invalid_argument = false;
+  std::string check = "values";
+  nlohmann::json check_args = nlohmann::json::object();
+  Tolerance tolerance;
+  int time_ms = 0;
+  bool exact_boundary = false;  // sits on a decision boundary on purpose (exact in binary)
+  Place place;
+};
+
+// How far an input must stay from the problem's decision boundaries (e.g.
+// a top-p prefix sum from p), measured by a trusted op of the adapter.
+struct MarginRule {
+  std::string op;                // returns the input's distance from the nearest boundary
+  double min = 0;
+  std::vector<std::string> applies_to;  // ops whose cases are measured
+};
+
+struct Problem {
+  std::string slug;
+  std::string title;
+  int order = 0;
+  std::string statement;
+  std::string signature;
+  std::vector<Operation> ops;
+  int time_ms = 2000;
+  int memory_mb = 1024;
+  Tolerance tolerance;
+  std::optional<MarginRule> margin;
+  std::vector<TestCase> samples;
+  std::vector<TestCase> hidden;
+  std::string dir;        // problems/<slug>
+  std::string spec_file;  // problems/<slug>/problem.yaml
+
+  const Operation* find_op(const std::string& name) const;
+  // Samples first, then hidden cases in file order.
+  std::vector<const TestCase*> cases() const;
+};
+
+// What loading needs to know about the check a case names (`check:`): the
+// inputs that check supplies itself (a case must not give them) and whether
+// the case suits it. The checkers provide it (check/registry.hpp); loading
+// a problem knows only this interface.
+class CaseRules {
+ public:
+  virtual ~CaseRules() = default;
+  // Every check a case may name, sorted.
+  virtual std::vector<std::string> check_names() const = 0;
+  virtual bool knows(const std::string& check) const = 0;
+  // For a known check.
+  virtual std::vector<std::string> supplied_inputs(const TestCase& test) const = 0;
+  // Why `test` does not suit its (known) check, or nullopt when it does.
+  virtual std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const = 0;
+};
+
+// Loads problems/<slug>, checking each case against `rules`. Throws
+// SpecError with "file:line:column: message".
+Problem load_problem(const std::string& problem_dir, const CaseRules& rules);
+
+// Every problem under `problems_dir`, in course order (by `order`, then
+// slug). Throws SpecError when a problem.yaml cannot be read.
+std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules);
+
+}  // namespace judge

@@ -1,0 +1,66 @@
+// ResultForm::kPublic and kFull, both ways.
+#include "spec/result_codec.hpp"
+
+#include <cmath>
+
+namespace judge {
+using nlohmann::json;
+
+json test_to_json(const TestResult& test, ResultForm form) {
+  json out = {{"name", test.name},
+              {"hidden", test.hidden},
+              {"verdict", verdict_name(test.verdict)},
+              {"time_ms", form == ResultForm::kPublic ? std::round(test.time_ms * 1000) / 1000 : test.time_ms},
+              {"message", test.message}};
+  if (form == ResultForm::kFull) {
+    out["details"] = test.details;
+    out["output"] = test.output;
+    out["failure_kind"] = test.failure_kind;
+    out["returned"] = test.returned;
+    out["slowest_call_ms"] = test.slowest_call_ms;
+    out["hint"] = test.hint;
+  } else if (!test.hint.empty()) {
+    out["hint"] = test.hint;
+  }
+  return out;
+}
+
+json result_to_json(const ProblemResult& result, ResultForm form) {
+  json tests = json::array();
+  for (const TestResult& test : result.tests) tests.push_back(test_to_json(test, form));
+  json out = {{"problem", result.problem}, {"verdict", verdict_name(result.verdict)}, {"tests", tests}};
+  if (form == ResultForm::kFull || !result.message.empty()) out["message"] = result.message;
+  if (form == ResultForm::kPublic) out["solution"] = result.solution;
+  return out;
+}
+
+TestResult test_from_json(const json& data) {
+  TestResult test;
+  test.name = data.at("name");
+  test.hidden = data.at("hidden");
+  test.verdict = verdict_from_name(data.at("verdict")).value();
+  test.time_ms = data.at("time_ms");
+  test.message = data.at("message");
+  test.details = data.at("details");
+  test.output = data.at("output");
+  test.failure_kind = data.at("failure_kind");
+  test.returned = data.at("returned");
+  test.slowest_call_ms = data.at("slowest_call_ms");
+  test.hint = data.at("hint");
+  return test;
+}
+
+ProblemResult result_from_json(const json& data) {
+  ProblemResult result;
+  result.problem = data.at("problem");
+  result.verdict = verdict_from_name(data.at("verdict")).value();
+  result.message = data.at("message");
+  for (const json& test : data.at("tests")) result.tests.push_back(test_from_json(test));
+  return result;
+}
+
+std::string json_text(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace judge

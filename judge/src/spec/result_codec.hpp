@@ -1,0 +1,31 @@
+// The JSON forms of results, written and read in this one place.
+//
+// The public form is what `--format json` prints (docs/cli.md): the
+// problem, its verdict, the judged file, a message when there is one, and
+// per case its name, visibility, verdict, time in ms (to the microsecond),
+// message and hint. The full form adds everything else a TestResult holds
+// (details, printed output, failure kind, returned value, slowest call),
+// for the result cache, which reads it back.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "spec/verdict.hpp"
+
+namespace judge {
+
+enum class ResultForm { kPublic, kFull };
+
+nlohmann::json test_to_json(const TestResult& test, ResultForm form);
+nlohmann::json result_to_json(const ProblemResult& result, ResultForm form);
+
+// Reads the full form back. Throws nlohmann::json::exception (or
+// std::bad_optional_access for an unknown verdict) on anything else.
+TestResult test_from_json(const nlohmann::json& data);
+ProblemResult result_from_json(const nlohmann::json& data);
+
+// `value` as JSON text on one line; invalid UTF-8 in strings (a learner's
+// output) becomes U+FFFD instead of throwing.
+std::string json_text(const nlohmann::json& value, int indent = -1);
+
+}  // namespace judge

@@ -1,0 +1,51 @@
+// Verdicts and per-case results, shared by checkers, judging and reporters.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace judge {
+
+enum class Verdict {
+  kAccepted,
+  kWrongAnswer,
+  kRuntimeError,
+  kTimeLimitExceeded,
+  kMemoryLimitExceeded,
+  kCompileError,
+};
+
+// The spelling in cli.md: "accepted", "wrong_answer", ...
+std::string verdict_name(Verdict verdict);
+// "wrong_answer" -> Verdict; nullopt for an unknown name.
+std::optional<Verdict> verdict_from_name(const std::string& name);
+
+struct TestResult {
+  std::string name;
+  bool hidden = false;
+  Verdict verdict = Verdict::kAccepted;
+  double time_ms = 0;
+  std::string message;  // empty when accepted
+  std::string details;  // samples only: input, expected and got, one per line
+  std::string output;   // what the learner's code printed during the case (head)
+  // How the case failed, for matching against known mistakes: "value"
+  // (with `returned`), "no_throw", "exception:<type>", "signal:<n>",
+  // "timeout", "memory", or a checker's own kind ("distribution", ...).
+  std::string failure_kind;
+  nlohmann::json returned;     // the value the code returned, when it failed by returning one
+  double slowest_call_ms = 0;  // the longest single request of the case
+  std::string hint;            // a known mistake this failure matches, in teaching words
+};
+
+struct ProblemResult {
+  std::string problem;
+  std::string solution;  // the judged file, for people
+  Verdict verdict = Verdict::kAccepted;
+  std::string message;   // compile errors and other whole-problem failures
+  std::vector<TestResult> tests;
+  bool from_cache = false;  // answered by the result cache: nothing was run
+};
+
+}  // namespace judge

@@ -1,0 +1,25 @@
+// Reading and writing whole files.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace judge {
+
+// The whole content of `path`; nullopt when it cannot be opened.
+std::optional<std::string> read_file(const std::string& path);
+
+// The whole content of `path`, or "" when it cannot be read.
+std::string read_file_or_empty(const std::string& path);
+
+// Writes `content` to `path` through a temporary file beside it and a
+// rename, so a reader (or a rerun after an interruption) sees the whole
+// file or none. Safe from several threads and processes at once. Throws
+// JudgeFault naming the file when it cannot be written.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// True for a temporary file write_file_atomically() left behind when
+// interrupted.
+bool is_atomic_write_leftover(const std::string& file_name);
+
+}  // namespace judge

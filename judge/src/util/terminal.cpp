@@ -1,0 +1,52 @@
+// Colour, live lines and screen control, for terminals only.
+#include "util/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace judge {
+namespace {
+fmt::text_style style_of(Tone tone) {
+  switch (tone) {
+    case Tone::kPass: return fmt::fg(fmt::terminal_color::green);
+    case Tone::kFail: return fmt::fg(fmt::terminal_color::red);
+    case Tone::kPassStrong: return fmt::emphasis::bold | fmt::fg(fmt::terminal_color::green);
+    case Tone::kFailStrong: return fmt::emphasis::bold | fmt::fg(fmt::terminal_color::red);
+    case Tone::kHint: return fmt::fg(fmt::terminal_color::yellow);
+    case Tone::kHeading: return fmt::emphasis::bold;
+    case Tone::kError: return fmt::fg(fmt::terminal_color::magenta);
+  }
+  return {};
+}
+}  // namespace
+
+bool wants_colour(std::FILE* stream) {
+  const char* no_colour = std::getenv("NO_COLOR");
+  return isatty(fileno(stream)) && !(no_colour && *no_colour);
+}
+
+bool wants_live_progress(std::FILE* stream) {
+  const char* term = std::getenv("TERM");
+  return isatty(fileno(stream)) && !(term && std::string(term) == "dumb");
+}
+
+std::string paint(bool colour, Tone tone, const std::string& text) {
+  return colour ? fmt::format(style_of(tone), "{}", text) : text;
+}
+
+void LiveLine::show(const std::string& text) {
+  if (!enabled_) return;
+  fmt::print(out_, "\r\033[K{}", text);
+  shown_ = true;
+  std::fflush(out_);
+}
+
+void LiveLine::clear() {
+  if (shown_) fmt::print(out_, "\r\033[K");
+  shown_ = false;
+}
+
+void clear_screen(std::FILE* out) { fmt::print(out, "\033[H\033[2J"); }
+
+}  // namespace judge

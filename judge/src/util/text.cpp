@@ -1,0 +1,74 @@
+// Text helpers.
+#include "util/text.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace judge {
+
+std::string display_path(const std::string& path) {
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  std::filesystem::path relative = std::filesystem::proximate(absolute, std::filesystem::current_path(error), error);
+  if (!error && !relative.empty() && relative.begin()->string() != "..") return relative.string();
+  return absolute.lexically_normal().string();
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates, std::size_t max_distance) {
+  std::string best;
+  std::size_t best_distance = max_distance;
+  for (const std::string& candidate : candidates) {
+    std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) best_distance = distance, best = candidate;
+  }
+  return best;
+}
+
+std::uint32_t next_code_point(std::string_view text, std::size_t* at, std::string* bytes) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const std::size_t i = *at;
+  unsigned char lead = byte(i);
+  std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+  std::uint32_t code = length == 1 ? lead : length == 2 ? lead & 0x1f : length == 3 ? lead & 0x0f : lead & 0x07;
+  bool valid = length != 0 && i + length <= text.size();
+  for (std::size_t k = 1; valid && k < length; ++k) {
+    valid = (byte(i + k) & 0xc0) == 0x80;
+    code = (code << 6) | (byte(i + k) & 0x3f);
+  }
+  static constexpr std::uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+  valid = valid && code >= kMinimum[length] && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+  if (!valid) {
+    *at = i + 1;
+    bytes->append("\xef\xbf\xbd");
+    return 0xfffd;
+  }
+  bytes->append(text.substr(i, length));
+  *at = i + length;
+  return code;
+}
+
+std::string cap_characters(const std::string& text, std::size_t limit, const std::string& note) {
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xc0) == 0x80) continue;  // a continuation byte
+    if (++characters > limit) return text.substr(0, i) + note;
+  }
+  return text;
+}
+
+}  // namespace judge

@@ -1,0 +1,37 @@
+// Small text helpers shared by every stage: paths for messages, "did you
+// mean", and walking UTF-8 that may be invalid (a learner's output).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace judge {
+
+// A path for messages: relative to the current directory when inside it,
+// otherwise absolute and normalized.
+std::string display_path(const std::string& path);
+
+// Levenshtein distance between `a` and `b`.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate nearest to `word` by edit distance, when it is closer than
+// `max_distance`; empty otherwise (and for an exact match's absence of
+// candidates).
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates,
+                         std::size_t max_distance = 3);
+
+// One step through UTF-8 text: the code point starting at `text[*at]`, whose
+// bytes are appended to `*bytes`, with *at moved past it. A byte that does
+// not start a valid sequence (overlong forms, surrogates and values past
+// U+10FFFF included) is consumed alone and gives U+FFFD, whose UTF-8 is
+// appended instead.
+std::uint32_t next_code_point(std::string_view text, std::size_t* at, std::string* bytes);
+
+// `text` cut after `limit` characters (UTF-8 sequences; continuation bytes
+// do not count), with `note` appended when cut.
+std::string cap_characters(const std::string& text, std::size_t limit, const std::string& note);
+
+}  // namespace judge

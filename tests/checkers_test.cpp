@@ -1,0 +1,526 @@
+// Every checker against a fake runner (no processes, no compiler): each
+// rule it enforces, in both directions, so that breaking a rule fails a
+// test here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check/checker.hpp"
+#include "check/registry.hpp"
+#include "run/runner.hpp"
+#include "run/wire_format.hpp"
+#include "util/errors.hpp"
+
+namespace judge {
+namespace {
+using nlohmann::json;
+
+// A runner whose replies come from a function of the request.
+class FakeRunner : public Runner {
+ public:
+  using Reply = std::function<CallResult(const std::string& op, const json& args)>;
+  explicit FakeRunner(Reply reply) : reply_(std::move(reply)) {}
+
+  CallResult call(const Request& request, int) override {
+    // The request as the harness would decode it.
+    const std::string& frame = request.frame();
+    json decoded = json::from_cbor(frame.begin() + 4, frame.end(), true, true, json::cbor_tag_handler_t::store);
+    EXPECT_TRUE(expand_typed_arrays(&decoded));
+    ++calls;
+    return reply_(decoded["op"], decoded["args"]);
+  }
+  int calls = 0;
+
+ private:
+  Reply reply_;
+};
+
+CallResult value(json v, double cpu_ms = 0) {
+  CallResult call;
+  call.outcome = CallResult::Outcome::kValue;
+  call.value = std::move(v);
+  call.cpu_ms = cpu_ms;
+  return call;
+}
+
+CallResult thrown(const std::string& kind, const std::string& type, const std::string& what) {
+  CallResult call;
+  call.outcome = CallResult::Outcome::kException;
+  call.exception_kind = kind;
+  call.exception_type = type;
+  call.what = what;
+  return call;
+}
+
+// A problem with the ops these tests use, and one case of it.
+struct Fixture {
+  Problem problem;
+  TestCase test;
+  std::map<std::string, std::function<json(const json&)>> reference;  // by op
+  std::function<double(const Request&)> reference_cpu_ms;
+  std::string timing_off_reason;
+
+  explicit Fixture(const std::string& check, const std::string& op) {
+    problem.slug = "demo";
+    problem.memory_mb = 256;
+    problem.ops = {
+        {"f", {{"xs", ValueType::kDoubles}}, ValueType::kDoubles},
+        {"sample", {{"logits", ValueType::kDoubles}, {"seeds", ValueType::kSeeds}}, ValueType::kInts},
+        {"search", {{"n", ValueType::kInteger}}, ValueType::kAny},
+        {"speculate_many", {{"model", ValueType::kAny}, {"seeds", ValueType::kSeeds}}, ValueType::kAny},
+        {"accept", {{"model", ValueType::kAny}, {"seed", ValueType::kSeed}}, ValueType::kInts},
+        {"timing", {{"n", ValueType::kInteger}}, ValueType::kAny},
+    };
+    test.name = "a_case";
+    test.hidden = true;
+    test.op = op;
+    test.check = check;
+    test.time_ms = 1000;
+  }
+
+  // Checks the case (first against the checker's own rules for cases) and
+  // returns its result.
+  TestResult run(Runner& learner) {
+    const Checker* checker = find_checker(test.check);
+    EXPECT_NE(checker, nullptr);
+    std::optional<std::string> unsuitable = checker->problem_with(test, *problem.find_op(test.op));
+    EXPECT_FALSE(unsuitable) << *unsuitable;
+    CheckContext context{problem, test, learner, [&](const std::string& op, const json& args) {
+                           return reference.at(op)(args);
+                         }};
+    context.reference_cpu_ms = reference_cpu_ms;
+    context.timing_off_reason = timing_off_reason;
+    return checker->run(context);
+  }
+};
+
+// ---- values ----
+
+TEST(ValuesChecker, AcceptsTheExpectedValueWithinTolerance) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.expect = json{0.5, 0.25};
+  FakeRunner learner([](const std::string&, const json&) { return value({0.5 + 1e-12, 0.25}); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+}
+
+TEST(ValuesChecker, AWrongEntryIsAWrongAnswerNamingItsIndex) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.expect = json{0.5, 0.25};
+  FakeRunner learner([](const std::string&, const json&) { return value({0.5, 0.3}); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "value");
+  EXPECT_EQ(result.returned, json({0.5, 0.3}));
+  EXPECT_EQ(result.message.rfind("index 1: expected 0.25, got 0.3", 0), 0u) << result.message;
+}
+
+TEST(ValuesChecker, WithoutAStoredExpectationTheReferenceDecidesAndExpectOpPicksItsOp) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {3.0}}};
+  f.test.check_args = {{"expect_op", "oracle"}};
+  f.reference["oracle"] = [](const json& args) { return json{args["xs"][0].get<double>() * 2}; };
+  FakeRunner right([](const std::string&, const json& args) { return value({args["xs"][0].get<double>() * 2}); });
+  FakeRunner wrong([](const std::string&, const json&) { return value({3.0}); });
+  EXPECT_EQ(f.run(right).verdict, Verdict::kAccepted);
+  EXPECT_EQ(f.run(wrong).verdict, Verdict::kWrongAnswer);
+}
+
+TEST(ValuesChecker, AnExpectedInvalidArgumentMustBeThrown) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", json::array()}};
+  f.test.expects_invalid_argument = true;
+  FakeRunner throws([](const std::string&, const json&) {
+    return thrown("invalid_argument", "std::invalid_argument", "empty");
+  });
+  FakeRunner returns([](const std::string&, const json&) { return value(json::array()); });
+  FakeRunner other([](const std::string&, const json&) { return thrown("other", "std::out_of_range", "x"); });
+  EXPECT_EQ(f.run(throws).verdict, Verdict::kAccepted);
+  TestResult no_throw = f.run(returns);
+  EXPECT_EQ(no_throw.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(no_throw.failure_kind, "no_throw");
+  TestResult wrong_type = f.run(other);
+  EXPECT_EQ(wrong_type.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(wrong_type.message, "expected std::invalid_argument, but it threw std::out_of_range: x");
+}
+
+TEST(ValuesChecker, AnExceptionOnAValidInputIsARuntimeError) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner learner([](const std::string&, const json&) {
+    return thrown("invalid_argument", "std::invalid_argument", "no");
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.message, "threw std::invalid_argument on a valid input: no");
+}
+
+TEST(ValuesChecker, ASampleFailureShowsInputExpectedAndGot) {
+  Fixture f("values", "f");
+  f.test.hidden = false;
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner learner([](const std::string&, const json&) { return value({2.0}); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.details, "input:    {xs: [1]}\nexpected: [1]\ngot:      [2]\n");
+}
+
+TEST(ValuesChecker, TimeoutsCrashesAndHarnessErrors) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner slow([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kTimeout;
+    call.detail = "no reply within 1000 ms";
+    return call;
+  });
+  FakeRunner crash([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kDied;
+    call.signal = 11;
+    call.detail = "the runner was killed by SIGSEGV";
+    return call;
+  });
+  FakeRunner confused([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kHarnessError;
+    call.detail = "unknown operation";
+    return call;
+  });
+  EXPECT_EQ(f.run(slow).verdict, Verdict::kTimeLimitExceeded);
+  TestResult crashed = f.run(crash);
+  EXPECT_EQ(crashed.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(crashed.failure_kind, "signal:11");
+  EXPECT_THROW(f.run(confused), JudgeFault);
+}
+
+// ---- distribution and sampler_support ----
+
+// A sampler that draws from `probs` with a generator seeded by the seed.
+int draw(const std::vector<double>& probs, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  std::discrete_distribution<int> pick(probs.begin(), probs.end());
+  return pick(generator);
+}
+
+Fixture sampler_fixture(const std::string& check) {
+  Fixture f(check, "sample");
+  f.test.input = {{"logits", {2.0, 1.0, 0.1}}};
+  f.test.check_args = {{"probs_op", "probs"}};
+  f.reference["probs"] = [](const json&) { return json{0.5, 0.3, 0.2}; };
+  return f;
+}
+
+FakeRunner sampler(std::function<int(std::uint64_t seed)> token) {
+  return FakeRunner([token](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(token(seed.get<std::uint64_t>()));
+    return value(tokens);
+  });
+}
+
+TEST(DistributionChecker, ASamplerOfTheExpectedDistributionPasses) {
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner = sampler([](std::uint64_t seed) { return draw({0.5, 0.3, 0.2}, seed); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+}
+
+TEST(DistributionChecker, AWrongDistributionFailsTheChiSquareTest) {
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner = sampler([](std::uint64_t seed) { return draw({0.4, 0.4, 0.2}, seed); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "distribution");
+  EXPECT_NE(result.message.find("do not follow the expected distribution"), std::string::npos) << result.message;
+  EXPECT_TRUE(result.returned.is_array());  // the histogram, for hints
+}
+
+TEST(DistributionChecker, ATokenOfProbabilityZeroFails) {
+  Fixture f = sampler_fixture("distribution");
+  f.reference["probs"] = [](const json&) { return json{0.6, 0.4, 0.0}; };
+  FakeRunner learner = sampler([](std::uint64_t seed) { return draw({0.5, 0.3, 0.2}, seed); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "zero_probability");
+  EXPECT_NE(result.message.find("whose probability is 0"), std::string::npos) << result.message;
+}
+
+TEST(DistributionChecker, ATokenOutOfRangeFails) {
+  Fixture f = sampler_fixture("sampler_support");
+  FakeRunner learner = sampler([](std::uint64_t) { return 3; });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "zero_probability");
+  EXPECT_NE(result.message.find("outside [0, 3)"), std::string::npos) << result.message;
+}
+
+TEST(DistributionChecker, ASamplerThatIgnoresItsSeedFailsDeterminism) {
+  Fixture f = sampler_fixture("sampler_support");
+  std::uint64_t calls = 0;
+  FakeRunner learner = sampler([&](std::uint64_t seed) { return draw({0.5, 0.3, 0.2}, seed + calls++); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "nondeterministic");
+}
+
+TEST(DistributionChecker, SamplerSupportDoesNotJudgeTheDistribution) {
+  Fixture f = sampler_fixture("sampler_support");
+  FakeRunner learner = sampler([](std::uint64_t seed) { return static_cast<int>(seed % 3); });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+}
+
+TEST(DistributionChecker, ARejectedCaseShape) {
+  const Checker* checker = find_checker("distribution");
+  Fixture f = sampler_fixture("distribution");
+  f.test.check_args = json::object();
+  EXPECT_EQ(checker->problem_with(f.test, *f.problem.find_op("sample")),
+            "check_args.probs_op must name the op giving the probabilities");
+  EXPECT_TRUE(checker->problem_with(f.test, *f.problem.find_op("f")));  // no seeds input
+}
+
+// ---- hypotheses ----
+
+json hypothesis(std::vector<int> tokens, double log_prob) {
+  return {{"tokens", tokens}, {"log_prob", log_prob}, {"score", log_prob / std::max<double>(1, tokens.size())}};
+}
+
+TEST(HypothesesChecker, TokensMustMatchAndNumbersWithinTolerance) {
+  Fixture f("hypotheses", "search");
+  f.test.input = {{"n", 2}};
+  f.test.expect = json{hypothesis({1, 2}, -1.0), hypothesis({2}, -1.5)};
+  FakeRunner same([&](const std::string&, const json&) { return value(*f.test.expect); });
+  FakeRunner other_tokens([](const std::string&, const json&) {
+    return value(json{hypothesis({1, 3}, -1.0), hypothesis({2}, -1.5)});
+  });
+  FakeRunner off_by_a_bit([](const std::string&, const json&) {
+    return value(json{hypothesis({1, 2}, -1.001), hypothesis({2}, -1.5)});
+  });
+  FakeRunner one_missing([](const std::string&, const json&) { return value(json{hypothesis({1, 2}, -1.0)}); });
+  EXPECT_EQ(f.run(same).verdict, Verdict::kAccepted);
+  TestResult tokens = f.run(other_tokens);
+  EXPECT_EQ(tokens.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(tokens.message.rfind("hypothesis 0: expected [1, 2]", 0), 0u) << tokens.message;
+  TestResult numbers = f.run(off_by_a_bit);
+  EXPECT_EQ(numbers.message.rfind("hypothesis 0 [1, 2]: log_prob expected -1, got -1.001", 0), 0u) << numbers.message;
+  TestResult missing = f.run(one_missing);
+  EXPECT_EQ(missing.message.rfind("expected 2 hypotheses, got 1", 0), 0u) << missing.message;
+}
+
+TEST(HypothesesChecker, SomethingThatIsNotAHypothesisIsReported) {
+  Fixture f("hypotheses", "search");
+  f.test.input = {{"n", 2}};
+  f.test.expect = json{hypothesis({1}, -1.0)};
+  FakeRunner learner([](const std::string&, const json&) { return value(json{{{"tokens", {1}}}}); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.message.rfind("hypothesis 0 is not {tokens, log_prob, score}", 0), 0u) << result.message;
+}
+
+// ---- speculative ----
+
+struct Bigram {
+  std::vector<double> start;
+  std::vector<std::vector<double>> next;
+  const std::vector<double>& after(int token) const { return token < 0 ? start : next[token]; }
+};
+
+const json kModel = {
+    {"k", 2},
+    {"draft", {{"start", {0.6, 0.4}}, {"next", {{0.5, 0.5}, {0.8, 0.2}}}}},
+    {"target", {{"start", {0.3, 0.7}}, {"next", {{0.6, 0.4}, {0.1, 0.9}}}}},
+};
+
+Bigram bigram(const json& table) { return {table["start"], table["next"]}; }
+
+// Speculative decoding with the tables of kModel until two tokens are out,
+// as the harness does it; `accept_all` breaks the acceptance rule.
+json decode(std::uint64_t seed, bool accept_all) {
+  std::mt19937_64 generator(seed);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  Bigram draft = bigram(kModel["draft"]), target = bigram(kModel["target"]);
+  int k = kModel["k"];
+  json rounds = json::array();
+  std::vector<int> out;
+  while (out.size() < 2) {
+    int previous = out.empty() ? -1 : out.back();
+    std::vector<int> drafts;
+    for (int i = 0, last = previous; i < k; ++i)
+      drafts.push_back(last = std::discrete_distribution<int>(draft.after(last).begin(), draft.after(last).end())(generator));
+    std::vector<int> emitted;
+    int context = previous;
+    bool rejected = false;
+    for (int x : drafts) {
+      const std::vector<double>& p = target.after(context);
+      const std::vector<double>& q = draft.after(context);
+      if (accept_all || uniform(generator) < std::min(1.0, p[x] / q[x])) {
+        emitted.push_back(x);
+        context = x;
+        continue;
+      }
+      std::vector<double> residual(p.size());
+      for (std::size_t t = 0; t < p.size(); ++t) residual[t] = std::max(0.0, p[t] - q[t]);
+      emitted.push_back(std::discrete_distribution<int>(residual.begin(), residual.end())(generator));
+      rejected = true;
+      break;
+    }
+    if (!rejected) {
+      const std::vector<double>& p = target.after(context);
+      emitted.push_back(std::discrete_distribution<int>(p.begin(), p.end())(generator));
+    }
+    out.insert(out.end(), emitted.begin(), emitted.end());
+    rounds.push_back(json{drafts, emitted});
+  }
+  return rounds;
+}
+
+FakeRunner speculator(std::function<json(std::uint64_t)> rounds) {
+  return FakeRunner([rounds](const std::string&, const json& args) {
+    json replies = json::array();
+    for (const json& seed : args["seeds"]) replies.push_back(rounds(seed.get<std::uint64_t>()));
+    return value(replies);
+  });
+}
+
+TEST(SpeculativeChecker, CorrectDecodingFollowsEveryLaw) {
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner learner = speculator([](std::uint64_t seed) { return decode(seed, false); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+}
+
+TEST(SpeculativeChecker, AcceptingEveryDraftBreaksTheLaws) {
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner learner = speculator([](std::uint64_t seed) { return decode(seed, true); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "distribution");
+}
+
+TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner too_long = speculator([](std::uint64_t) { return json{json{json{0, 0}, json{0, 0, 1, 1}}}; });
+  TestResult result = f.run(too_long);
+  EXPECT_EQ(result.failure_kind, "structure");
+  EXPECT_NE(result.message.find("a round returns 1 to K+1 = 3 tokens"), std::string::npos) << result.message;
+  FakeRunner not_a_prefix = speculator([](std::uint64_t) { return json{json{json{0, 0}, json{1, 1}}}; });
+  result = f.run(not_a_prefix);
+  EXPECT_EQ(result.failure_kind, "structure");
+  EXPECT_NE(result.message.find("token 0 is 1 but draft 0 was 0"), std::string::npos) << result.message;
+}
+
+TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {
+  Fixture f("speculative", "accept");
+  f.test.input = {{"model", json::object()}};
+  f.test.expect = json{1, 0};
+  f.test.check_args = {{"seeds", 50}};
+  FakeRunner always([](const std::string&, const json&) { return value(json{1, 0}); });
+  FakeRunner sometimes([](const std::string&, const json& args) {
+    return value(args["seed"].get<std::uint64_t>() % 7 == 0 ? json{1} : json{1, 0});
+  });
+  EXPECT_EQ(f.run(always).verdict, Verdict::kAccepted);
+  TestResult result = f.run(sometimes);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_NE(result.message.find("every seed must give it"), std::string::npos) << result.message;
+}
+
+// ---- growth ----
+
+FakeRunner timings(std::function<double(int attempt)> large_ns, int* attempts) {
+  return FakeRunner([=](const std::string&, const json&) {
+    int attempt = (*attempts)++;
+    return value({{"lengths", {64, 1024}}, {"ns_per_step", {{100.0, 100.0, 100.0}, {large_ns(attempt), large_ns(attempt)}}}});
+  });
+}
+
+Fixture growth_fixture() {
+  Fixture f("growth", "timing");
+  f.test.input = {{"n", 1}};
+  f.test.check_args = {{"max_ratio", 40}, {"allowed", "O(length)"}, {"caught", "O(length^2)"}};
+  return f;
+}
+
+TEST(GrowthChecker, LinearGrowthPassesAndQuadraticFails) {
+  Fixture f = growth_fixture();
+  int attempts = 0;
+  FakeRunner linear = timings([](int) { return 1600.0; }, &attempts);
+  EXPECT_EQ(f.run(linear).verdict, Verdict::kAccepted);
+  attempts = 0;
+  FakeRunner quadratic = timings([](int) { return 25600.0; }, &attempts);
+  TestResult result = f.run(quadratic);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "growth");
+  EXPECT_EQ(attempts, 1) << "a ratio far over the limit is not measured again";
+  EXPECT_NE(result.message.find("256.0 times as long for 16 times the length"), std::string::npos) << result.message;
+}
+
+TEST(GrowthChecker, ARatioJustOverTheLimitIsMeasuredAgainAndTheBestCounts) {
+  Fixture f = growth_fixture();
+  int attempts = 0;
+  FakeRunner noisy = timings([](int attempt) { return attempt == 0 ? 5000.0 : 3000.0; }, &attempts);
+  EXPECT_EQ(f.run(noisy).verdict, Verdict::kAccepted);
+  EXPECT_EQ(attempts, 2);
+}
+
+TEST(GrowthChecker, AReplyWithoutTimingsIsAJudgeFault) {
+  Fixture f = growth_fixture();
+  FakeRunner learner([](const std::string&, const json&) { return value(json::object()); });
+  EXPECT_THROW(f.run(learner), JudgeFault);
+}
+
+// ---- performance ----
+
+Fixture performance_fixture() {
+  Fixture f("performance", "f");
+  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"slack_ms", 2}};
+  f.reference["f"] = [](const json& args) { return args["xs"]; };
+  f.reference_cpu_ms = [](const Request&) { return 5.0; };
+  return f;
+}
+
+TEST(PerformanceChecker, WithinTheFactorPassesAndBeyondItIsTooSlow) {
+  Fixture f = performance_fixture();
+  FakeRunner fast([](const std::string&, const json& args) { return value(args["xs"], 40.0); });
+  EXPECT_EQ(f.run(fast).verdict, Verdict::kAccepted);
+  FakeRunner slow([](const std::string&, const json& args) { return value(args["xs"], 60.0); });
+  TestResult result = f.run(slow);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_NE(result.message.find("the limit is 10x the reference plus 2 ms = 52.0 ms"), std::string::npos)
+      << result.message;
+}
+
+TEST(PerformanceChecker, TheMedianDecidesNotOneSlowCall) {
+  Fixture f = performance_fixture();
+  int call = 0;
+  FakeRunner learner([&](const std::string&, const json& args) { return value(args["xs"], call++ == 1 ? 500.0 : 10.0); });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+}
+
+TEST(PerformanceChecker, AWrongValueIsAWrongAnswerFirst) {
+  Fixture f = performance_fixture();
+  FakeRunner learner([](const std::string&, const json&) { return value({0.0, 0.0}, 1.0); });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kWrongAnswer);
+}
+
+TEST(PerformanceChecker, WithoutReferenceTimingsSpeedIsNotJudged) {
+  Fixture f = performance_fixture();
+  f.reference_cpu_ms = nullptr;
+  f.timing_off_reason = "not under --sanitize";
+  FakeRunner slow([](const std::string&, const json& args) { return value(args["xs"], 1e6); });
+  TestResult result = f.run(slow);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted);
+  EXPECT_EQ(result.message, "not under --sanitize");
+}
+
+}  // namespace
+}  // namespace judge
