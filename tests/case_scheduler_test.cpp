@@ -39,16 +39,17 @@ TestResult accepted(const TestCase& test) {
 TEST(ScheduleCases, ReportsInCaseOrderWhateverOrderTheyFinishIn) {
   Cases cases({100, 100, 100, 100, 100, 100});
   std::vector<std::string> reported;
-  schedule_cases(cases.pointers, std::vector<bool>(6, false), 3,
-                 [](std::size_t, const TestCase& test) {
-                   // Earlier cases take longer, so later ones finish first.
-                   std::this_thread::sleep_for(std::chrono::milliseconds(60 - 10 * (test.name.back() - '0')));
-                   return accepted(test);
-                 },
-                 [&](std::size_t index, TestResult& result) {
-                   EXPECT_EQ(result.name, cases.storage[index].name);
-                   reported.push_back(result.name);
-                 });
+  schedule_cases(
+      cases.pointers, std::vector<bool>(6, false), 3,
+      [](std::size_t, const TestCase& test) {
+        // Earlier cases take longer, so later ones finish first.
+        std::this_thread::sleep_for(std::chrono::milliseconds(60 - 10 * (test.name.back() - '0')));
+        return accepted(test);
+      },
+      [&](std::size_t index, TestResult& result) {
+        EXPECT_EQ(result.name, cases.storage[index].name);
+        reported.push_back(result.name);
+      });
   EXPECT_EQ(reported, (std::vector<std::string>{"case0", "case1", "case2", "case3", "case4", "case5"}));
 }
 
@@ -86,33 +87,34 @@ TEST(ScheduleCases, SharedCasesRunAtOnceAndTimedCasesAlone) {
   std::mutex mutex;
   std::map<std::size_t, std::thread::id> thread_of_worker;
   std::vector<std::string> order;
-  schedule_cases(cases.pointers, alone, 2,
-                 [&](std::size_t worker, const TestCase& test) {
-                   {
-                     std::lock_guard<std::mutex> lock(mutex);
-                     auto [it, inserted] = thread_of_worker.emplace(worker, std::this_thread::get_id());
-                     EXPECT_EQ(it->second, std::this_thread::get_id()) << "worker " << worker << " changed thread";
-                     order.push_back(test.name);
-                   }
-                   int now = ++in_flight;
-                   if (test.name == "case1") {
-                     EXPECT_EQ(worker, 0u) << "timed cases run on the first worker";
-                     if (now != 1) timed_saw_company = true;
-                     std::this_thread::sleep_for(20ms);
-                     if (in_flight != 1) timed_saw_company = true;
-                   } else if (worker == 0) {
-                     // Quick, once the other worker is inside a case: the
-                     // first worker runs out of shared cases while the other
-                     // is still busy, and must wait for it.
-                     for (int i = 0; i < 2500 && in_flight < 2; ++i) std::this_thread::sleep_for(2ms);
-                     if (in_flight >= 2) overlapped = true;
-                   } else {
-                     std::this_thread::sleep_for(100ms);
-                   }
-                   --in_flight;
-                   return accepted(test);
-                 },
-                 [](std::size_t, TestResult&) {});
+  schedule_cases(
+      cases.pointers, alone, 2,
+      [&](std::size_t worker, const TestCase& test) {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          auto [it, inserted] = thread_of_worker.emplace(worker, std::this_thread::get_id());
+          EXPECT_EQ(it->second, std::this_thread::get_id()) << "worker " << worker << " changed thread";
+          order.push_back(test.name);
+        }
+        int now = ++in_flight;
+        if (test.name == "case1") {
+          EXPECT_EQ(worker, 0u) << "timed cases run on the first worker";
+          if (now != 1) timed_saw_company = true;
+          std::this_thread::sleep_for(20ms);
+          if (in_flight != 1) timed_saw_company = true;
+        } else if (worker == 0) {
+          // Quick, once the other worker is inside a case: the
+          // first worker runs out of shared cases while the other
+          // is still busy, and must wait for it.
+          for (int i = 0; i < 2500 && in_flight < 2; ++i) std::this_thread::sleep_for(2ms);
+          if (in_flight >= 2) overlapped = true;
+        } else {
+          std::this_thread::sleep_for(100ms);
+        }
+        --in_flight;
+        return accepted(test);
+      },
+      [](std::size_t, TestResult&) {});
   EXPECT_TRUE(overlapped) << "two shared cases never ran at once";
   EXPECT_FALSE(timed_saw_company) << "a timed case shared the machine";
   ASSERT_EQ(order.size(), 5u);
@@ -125,29 +127,31 @@ TEST(ScheduleCases, TimedCasesWaitUntilTheReportIsDone) {
   Cases cases({100, 100, 100});
   const std::vector<bool> alone = {false, false, true};
   std::atomic<bool> reporting{false}, timed_during_report{false};
-  schedule_cases(cases.pointers, alone, 2,
-                 [&](std::size_t, const TestCase& test) {
-                   if (test.name == "case2" && reporting) timed_during_report = true;
-                   return accepted(test);
-                 },
-                 [&](std::size_t index, TestResult&) {
-                   if (index == 2) return;
-                   reporting = true;
-                   std::this_thread::sleep_for(30ms);
-                   reporting = false;
-                 });
+  schedule_cases(
+      cases.pointers, alone, 2,
+      [&](std::size_t, const TestCase& test) {
+        if (test.name == "case2" && reporting) timed_during_report = true;
+        return accepted(test);
+      },
+      [&](std::size_t index, TestResult&) {
+        if (index == 2) return;
+        reporting = true;
+        std::this_thread::sleep_for(30ms);
+        reporting = false;
+      });
   EXPECT_FALSE(timed_during_report);
 }
 
 TEST(ScheduleCases, StartsTheLongestCasesFirst) {
   Cases cases({100, 20000, 100, 5000, 100});
   std::vector<std::string> started;
-  schedule_cases(cases.pointers, std::vector<bool>(5, false), 1,
-                 [&](std::size_t, const TestCase& test) {
-                   started.push_back(test.name);
-                   return accepted(test);
-                 },
-                 [](std::size_t, TestResult&) {});
+  schedule_cases(
+      cases.pointers, std::vector<bool>(5, false), 1,
+      [&](std::size_t, const TestCase& test) {
+        started.push_back(test.name);
+        return accepted(test);
+      },
+      [](std::size_t, TestResult&) {});
   EXPECT_EQ(started, (std::vector<std::string>{"case1", "case3", "case0", "case2", "case4"}));
 }
 
@@ -155,18 +159,19 @@ TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
   Cases cases(std::vector<int>(8, 100));
   int judged = 0;
   std::vector<std::string> messages;
-  schedule_cases(cases.pointers, std::vector<bool>(8, false), 1,
-                 [&](std::size_t, const TestCase& test) {
-                   ++judged;
-                   TestResult result = start_result(test);
-                   result.verdict = Verdict::kTimeLimitExceeded;
-                   result.message = "too slow";
-                   return result;
-                 },
-                 [&](std::size_t, TestResult& result) {
-                   EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
-                   messages.push_back(result.message);
-                 });
+  schedule_cases(
+      cases.pointers, std::vector<bool>(8, false), 1,
+      [&](std::size_t, const TestCase& test) {
+        ++judged;
+        TestResult result = start_result(test);
+        result.verdict = Verdict::kTimeLimitExceeded;
+        result.message = "too slow";
+        return result;
+      },
+      [&](std::size_t, TestResult& result) {
+        EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+        messages.push_back(result.message);
+      });
   EXPECT_EQ(judged, 3);
   ASSERT_EQ(messages.size(), 8u);
   EXPECT_EQ(messages[2], "too slow");
@@ -180,16 +185,17 @@ TEST(ScheduleCases, AJudgeFaultStopsTheRunAndReachesTheCaller) {
   alone[19] = true;
   std::atomic<bool> timed_case_ran{false};
   std::size_t reported = 0;
-  EXPECT_THROW(schedule_cases(cases.pointers, alone, 2,
-                              [&](std::size_t, const TestCase& test) {
-                                if (test.name == "case19") timed_case_ran = true;
-                                if (test.name == "case4") throw JudgeFault{"the reference failed"};
-                                return accepted(test);
-                              },
-                              [&](std::size_t index, TestResult&) {
-                                EXPECT_LT(index, 4u) << "a case after the fault was reported";
-                                ++reported;
-                              }),
+  EXPECT_THROW(schedule_cases(
+                   cases.pointers, alone, 2,
+                   [&](std::size_t, const TestCase& test) {
+                     if (test.name == "case19") timed_case_ran = true;
+                     if (test.name == "case4") throw JudgeFault{"the reference failed"};
+                     return accepted(test);
+                   },
+                   [&](std::size_t index, TestResult&) {
+                     EXPECT_LT(index, 4u) << "a case after the fault was reported";
+                     ++reported;
+                   }),
                JudgeFault);
   EXPECT_LE(reported, 4u);
   EXPECT_FALSE(timed_case_ran) << "the timed case ran after a fault";
@@ -200,15 +206,16 @@ TEST(ScheduleCases, AnErrorWhileReportingStopsTheWorkers) {
   std::vector<bool> alone(50, false);
   alone[49] = true;  // the first worker waits for it: the error must wake it
   std::atomic<int> judged{0};
-  EXPECT_THROW(schedule_cases(cases.pointers, alone, 2,
-                              [&](std::size_t, const TestCase& test) {
-                                ++judged;
-                                std::this_thread::sleep_for(5ms);
-                                return accepted(test);
-                              },
-                              [](std::size_t index, TestResult&) {
-                                if (index == 1) throw std::runtime_error("the terminal went away");
-                              }),
+  EXPECT_THROW(schedule_cases(
+                   cases.pointers, alone, 2,
+                   [&](std::size_t, const TestCase& test) {
+                     ++judged;
+                     std::this_thread::sleep_for(5ms);
+                     return accepted(test);
+                   },
+                   [](std::size_t index, TestResult&) {
+                     if (index == 1) throw std::runtime_error("the terminal went away");
+                   }),
                std::runtime_error);
   EXPECT_LT(judged.load(), 50) << "the workers went on after the caller gave up";
 }
@@ -218,16 +225,17 @@ TEST(ScheduleCases, AnErrorWhileReportingWakesTheWorkerWaitingForATimedCase) {
   // to go idle before the timed case; the report throws instead.
   Cases cases({100, 100, 100});
   std::atomic<bool> timed_case_ran{false};
-  EXPECT_THROW(schedule_cases(cases.pointers, {false, false, true}, 2,
-                              [&](std::size_t, const TestCase& test) {
-                                if (test.name == "case2") timed_case_ran = true;
-                                return accepted(test);
-                              },
-                              [](std::size_t index, TestResult&) {
-                                if (index != 1) return;
-                                std::this_thread::sleep_for(50ms);
-                                throw std::runtime_error("the terminal went away");
-                              }),
+  EXPECT_THROW(schedule_cases(
+                   cases.pointers, {false, false, true}, 2,
+                   [&](std::size_t, const TestCase& test) {
+                     if (test.name == "case2") timed_case_ran = true;
+                     return accepted(test);
+                   },
+                   [](std::size_t index, TestResult&) {
+                     if (index != 1) return;
+                     std::this_thread::sleep_for(50ms);
+                     throw std::runtime_error("the terminal went away");
+                   }),
                std::runtime_error);
   EXPECT_FALSE(timed_case_ran);
 }

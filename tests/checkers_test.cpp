@@ -90,9 +90,8 @@ struct Fixture {
     EXPECT_NE(checker, nullptr);
     std::optional<std::string> unsuitable = checker->problem_with(test, *problem.find_op(test.op));
     EXPECT_FALSE(unsuitable) << *unsuitable;
-    CheckContext context{problem, test, learner, [&](const std::string& op, const json& args) {
-                           return reference.at(op)(args);
-                         }};
+    CheckContext context{problem, test, learner,
+                         [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
     context.reference_cpu_ms = reference_cpu_ms;
     context.timing_off_reason = timing_off_reason;
     return checker->run(context);
@@ -137,9 +136,8 @@ TEST(ValuesChecker, AnExpectedInvalidArgumentMustBeThrown) {
   Fixture f("values", "f");
   f.test.input = {{"xs", json::array()}};
   f.test.expects_invalid_argument = true;
-  FakeRunner throws([](const std::string&, const json&) {
-    return thrown("invalid_argument", "std::invalid_argument", "empty");
-  });
+  FakeRunner throws(
+      [](const std::string&, const json&) { return thrown("invalid_argument", "std::invalid_argument", "empty"); });
   FakeRunner returns([](const std::string&, const json&) { return value(json::array()); });
   FakeRunner other([](const std::string&, const json&) { return thrown("other", "std::out_of_range", "x"); });
   EXPECT_EQ(f.run(throws).verdict, Verdict::kAccepted);
@@ -155,9 +153,8 @@ TEST(ValuesChecker, AnExceptionOnAValidInputIsARuntimeError) {
   Fixture f("values", "f");
   f.test.input = {{"xs", {1.0}}};
   f.test.expect = json{1.0};
-  FakeRunner learner([](const std::string&, const json&) {
-    return thrown("invalid_argument", "std::invalid_argument", "no");
-  });
+  FakeRunner learner(
+      [](const std::string&, const json&) { return thrown("invalid_argument", "std::invalid_argument", "no"); });
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
   EXPECT_EQ(result.message, "threw std::invalid_argument on a valid input: no");
@@ -352,7 +349,8 @@ json decode(std::uint64_t seed, bool accept_all) {
     int previous = out.empty() ? -1 : out.back();
     std::vector<int> drafts;
     for (int i = 0, last = previous; i < k; ++i)
-      drafts.push_back(last = std::discrete_distribution<int>(draft.after(last).begin(), draft.after(last).end())(generator));
+      drafts.push_back(
+          last = std::discrete_distribution<int>(draft.after(last).begin(), draft.after(last).end())(generator));
     std::vector<int> emitted;
     int context = previous;
     bool rejected = false;
@@ -438,7 +436,8 @@ TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {
 FakeRunner timings(std::function<double(int attempt)> large_ns, int* attempts) {
   return FakeRunner([=](const std::string&, const json&) {
     int attempt = (*attempts)++;
-    return value({{"lengths", {64, 1024}}, {"ns_per_step", {{100.0, 100.0, 100.0}, {large_ns(attempt), large_ns(attempt)}}}});
+    return value(
+        {{"lengths", {64, 1024}}, {"ns_per_step", {{100.0, 100.0, 100.0}, {large_ns(attempt), large_ns(attempt)}}}});
   });
 }
 
@@ -502,7 +501,8 @@ TEST(PerformanceChecker, WithinTheFactorPassesAndBeyondItIsTooSlow) {
 TEST(PerformanceChecker, TheMedianDecidesNotOneSlowCall) {
   Fixture f = performance_fixture();
   int call = 0;
-  FakeRunner learner([&](const std::string&, const json& args) { return value(args["xs"], call++ == 1 ? 500.0 : 10.0); });
+  FakeRunner learner(
+      [&](const std::string&, const json& args) { return value(args["xs"], call++ == 1 ? 500.0 : 10.0); });
   EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
 }
 

@@ -64,8 +64,8 @@ TEST(Cli, ReferenceExitsZeroWithOneJsonObject) {
 }
 
 TEST(Cli, WrongSolutionExitsOneAndNamesTheFailure) {
-  JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp",
-                       "--format", "json"});
+  JudgeRun run = run_judge(
+      {"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp", "--format", "json"});
   EXPECT_EQ(run.status, 1) << run.err;
   nlohmann::json result = parse_single_object(run.out);
   EXPECT_EQ(result.value("verdict", ""), "wrong_answer");
@@ -125,13 +125,19 @@ TEST(Cli, JudgeFailuresExitTwoWithOneLineOnStderr) {
   const UsageCase cases[] = {
       {"an unknown problem", {"run", "nope"}, "judge: unknown problem 'nope'; the problems are: ", false},
       {"an unknown problem for show", {"show", "nope"}, "judge: unknown problem 'nope'; the problems are: ", false},
-      {"--solution of a missing file", {"run", "temperature", "--solution", "/nonexistent/x.hpp"},
-       "judge: --solution: no such file '/nonexistent/x.hpp'\n", true},
-      {"both PROBLEM and --all", {"run", "temperature", "--all"},
-       "judge: run: give either PROBLEM or --all, not both\n", true},
+      {"--solution of a missing file",
+       {"run", "temperature", "--solution", "/nonexistent/x.hpp"},
+       "judge: --solution: no such file '/nonexistent/x.hpp'\n",
+       true},
+      {"both PROBLEM and --all",
+       {"run", "temperature", "--all"},
+       "judge: run: give either PROBLEM or --all, not both\n",
+       true},
       {"neither PROBLEM nor --all", {"run"}, "judge: run: missing PROBLEM (or --all)\n", true},
-      {"--reference with --solution", {"run", "temperature", "--reference", "--solution", "x.hpp"},
-       "judge: run: --reference and --solution exclude each other\n", true},
+      {"--reference with --solution",
+       {"run", "temperature", "--reference", "--solution", "x.hpp"},
+       "judge: run: --reference and --solution exclude each other\n",
+       true},
       {"a bad --format", {"run", "temperature", "--format", "xml"}, "judge: ", false},
       {"--jobs 0", {"run", "temperature", "--jobs", "0"}, "judge: --jobs: Value 0 not in range 1 to 64", false},
       {"an unknown option", {"run", "temperature", "--frobnicate"}, "judge: ", false},

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 namespace {

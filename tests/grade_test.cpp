@@ -27,7 +27,8 @@ class GradeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // A fixed place, so a rerun of the tests finds the runners in the cache.
-    dir_ = fs::path(JUDGE_TEST_BINARY_DIR) / "grade_test.files" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::path(JUDGE_TEST_BINARY_DIR) / "grade_test.files" /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -71,8 +72,8 @@ TEST_F(GradeTest, GradesEverySubmissionResumesAndJudgesAChangedFileAgain) {
 
   std::string csv = read_file(dir_ / ".judge-grade" / "summary.csv");
   std::string total = std::to_string(rows[0]["total"].get<int>());
-  EXPECT_EQ(csv.rfind("submission,verdict,passed,total,seconds,first_failing_case,message\r\nalice.hpp,accepted," + total +
-                          "," + total + ",",
+  EXPECT_EQ(csv.rfind("submission,verdict,passed,total,seconds,first_failing_case,message\r\nalice.hpp,accepted," +
+                          total + "," + total + ",",
                       0),
             0u)
       << csv;
@@ -106,7 +107,8 @@ TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
   EXPECT_EQ(summary["submissions"][1]["message"],
             "the judge could not judge it: quote\".hpp: the path contains a quote, backslash or newline");
   JudgeRun again = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
-  EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos) << "the error row is tried again: " << again.out;
+  EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos)
+      << "the error row is tried again: " << again.out;
 }
 
 TEST_F(GradeTest, BadArgumentsExitTwo) {
@@ -118,7 +120,8 @@ TEST_F(GradeTest, BadArgumentsExitTwo) {
   // The path is shown relative to the working directory when it is below it.
   EXPECT_EQ(missing.err.rfind("judge: grade: ", 0), 0u) << missing.err;
   std::string tail = "BadArgumentsExitTwo/nowhere is not a directory\n";
-  EXPECT_TRUE(missing.err.size() > tail.size() && missing.err.compare(missing.err.size() - tail.size(), tail.size(), tail) == 0)
+  EXPECT_TRUE(missing.err.size() > tail.size() &&
+              missing.err.compare(missing.err.size() - tail.size(), tail.size(), tail) == 0)
       << missing.err;
 }
 
@@ -139,7 +142,8 @@ TEST(GradeCsv, QuotesCellsThatNeedIt) {
 TEST(FindSubmissions, TakesSolutionFilesOnly) {
   fs::path dir = fs::temp_directory_path() / ("judge-find-submissions-" + std::to_string(getpid()));
   fs::create_directories(dir / "sub");
-  for (const char* name : {"b.hpp", "a.cpp", "c.h", "notes.txt", ".hidden.hpp", "d.cc"}) std::ofstream(dir / name) << "";
+  for (const char* name : {"b.hpp", "a.cpp", "c.h", "notes.txt", ".hidden.hpp", "d.cc"})
+    std::ofstream(dir / name) << "";
   std::ofstream(dir / "sub" / "e.hpp") << "";
   EXPECT_EQ(find_submissions(dir.string()), (std::vector<std::string>{"a.cpp", "b.hpp", "c.h", "d.cc"}));
   fs::remove_all(dir);

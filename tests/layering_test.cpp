@@ -84,16 +84,18 @@ TEST(Layering, AnIncludeOfALaterStageIsReported) {
 }
 
 TEST(Layering, TheSameOrAnEarlierStageIsAllowed) {
-  EXPECT_TRUE(layering_problems("check/values.cpp",
-                                "#include \"check/checker.hpp\"\n#include \"spec/problem.hpp\"\n#include <fmt/format.h>\n")
-                  .empty());
-  EXPECT_TRUE(layering_problems("cli/main.cpp", "#include \"util/paths.hpp\"\n#include \"report/formats.hpp\"\n").empty());
+  EXPECT_TRUE(
+      layering_problems("check/values.cpp",
+                        "#include \"check/checker.hpp\"\n#include \"spec/problem.hpp\"\n#include <fmt/format.h>\n")
+          .empty());
+  EXPECT_TRUE(
+      layering_problems("cli/main.cpp", "#include \"util/paths.hpp\"\n#include \"report/formats.hpp\"\n").empty());
 }
 
 TEST(Layering, AnIncludeThatNamesNoStageIsReported) {
-  EXPECT_EQ(layering_problems("run/runner.cpp", "#include \"runner.hpp\"\n"),
-            std::vector<std::string>{
-                "run/runner.cpp:1: \"runner.hpp\" names no stage; include it as \"STAGE/file.hpp\""});
+  EXPECT_EQ(
+      layering_problems("run/runner.cpp", "#include \"runner.hpp\"\n"),
+      std::vector<std::string>{"run/runner.cpp:1: \"runner.hpp\" names no stage; include it as \"STAGE/file.hpp\""});
   EXPECT_EQ(layering_problems("main.cpp", "").size(), 1u);
 }
 

@@ -53,11 +53,13 @@ TEST(FindMemoryCgroups, MountOfASubtreeAndEscapedSpaces) {
   ASSERT_TRUE(found.v2);
   EXPECT_EQ(found.v2->directory, "/sys/fs/my cgroups/inner");
   // A cgroup outside what is mounted cannot be reached.
-  EXPECT_FALSE(find_memory_cgroups("40 30 0:37 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/elsewhere\n").v2);
+  EXPECT_FALSE(
+      find_memory_cgroups("40 30 0:37 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/elsewhere\n").v2);
 }
 
 TEST(FindMemoryCgroups, NothingWithoutAMemoryHierarchy) {
-  CgroupCandidates found = find_memory_cgroups("31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "1:cpu:/\n");
+  CgroupCandidates found =
+      find_memory_cgroups("31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "1:cpu:/\n");
   EXPECT_FALSE(found.v1);
   EXPECT_FALSE(found.v2);
   EXPECT_FALSE(find_memory_cgroups("", "").v1);
@@ -74,7 +76,8 @@ TEST(CgroupKeyValue, ReadsTheNumberAfterTheKey) {
 class LiveMemoryCgroup : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!memory_cgroup_support().available) GTEST_SKIP() << "no memory cgroup here: " << memory_cgroup_support().missing;
+    if (!memory_cgroup_support().available)
+      GTEST_SKIP() << "no memory cgroup here: " << memory_cgroup_support().missing;
   }
 };
 

@@ -153,7 +153,8 @@ TEST_F(ProcessTest, DestroyingARunningChildKillsItsGroup) {
 
 TEST_F(ProcessTest, FloodIsCappedWhileTheTotalCountsEverything) {
   std::string error;
-  std::unique_ptr<Child> child = Child::spawn(shell("head -c 10000000 /dev/zero; head -c 3000000 /dev/zero >&2"), &error);
+  std::unique_ptr<Child> child =
+      Child::spawn(shell("head -c 10000000 /dev/zero; head -c 3000000 /dev/zero >&2"), &error);
   ASSERT_TRUE(child) << error;
   CapturedOutput out(1000), err(500);
   ExitStatus status = drain_until_exit(*child, &out, &err);
@@ -455,8 +456,8 @@ TEST_F(FakeRunnerTest, ARunnerThatCannotStartLeavesNoScratchDirectory) {
     RunnerSession session((dir_ / "missing").string(), RunnerLimits{});
     EXPECT_EQ(session.call("op", nlohmann::json::object(), 300).outcome, CallResult::Outcome::kHarnessError);
   }
-  EXPECT_TRUE(own_scratch_directories().empty()) << "a failed start leaves its scratch directory behind: "
-                                                 << ::testing::PrintToString(own_scratch_directories());
+  EXPECT_TRUE(own_scratch_directories().empty())
+      << "a failed start leaves its scratch directory behind: " << ::testing::PrintToString(own_scratch_directories());
 }
 
 TEST_F(FakeRunnerTest, ARunnerInAPrivateDirectoryStarts) {

@@ -58,7 +58,8 @@ TestResult test_result(const std::string& name, Verdict verdict, const std::stri
 }
 
 // Everything a learner's code might print or a message might hold.
-const std::string kNasty = "a&b <c> \"d\" 'e' \x01\x07\x1b[31m \xff\xfe bad utf-8 \xc3\x28 ok: \xc3\xa9 \xe2\x82\xac\r\n]]> --";
+const std::string kNasty =
+    "a&b <c> \"d\" 'e' \x01\x07\x1b[31m \xff\xfe bad utf-8 \xc3\x28 ok: \xc3\xa9 \xe2\x82\xac\r\n]]> --";
 
 ProblemResult wrong_result() {
   ProblemResult result;
@@ -114,7 +115,9 @@ std::string check_xml(const std::string& xml, std::vector<std::string>* elements
     if (!valid_xml_char(c)) return "a character XML 1.0 does not allow: " + std::to_string(c);
   std::size_t i = 0;
   auto starts = [&](const char* s) { return xml.compare(i, std::strlen(s), s) == 0; };
-  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.'; };
+  auto name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':' || c == '.';
+  };
   auto check_reference = [&](std::size_t at, std::size_t* end) -> std::string {
     std::size_t semi = xml.find(';', at);
     if (semi == std::string::npos) return "unterminated reference";
@@ -174,7 +177,8 @@ std::string check_xml(const std::string& xml, std::vector<std::string>* elements
       while (i < xml.size() && name_char(xml[i])) ++i;
       std::string attribute = xml.substr(attribute_start, i - attribute_start);
       if (attribute.empty() || !starts("=\"")) return "malformed attribute in <" + name + ">";
-      if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end()) return "duplicate attribute " + attribute;
+      if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end())
+        return "duplicate attribute " + attribute;
       attributes.push_back(attribute);
       i += 2;
       while (i < xml.size() && xml[i] != '"') {
@@ -211,7 +215,8 @@ TEST(Junit, EscapesEverythingALearnerCanPrint) {
   expect_xmllint_accepts(xml);
   EXPECT_NE(xml.find(R"(name="nasty &lt;case&gt; &amp; &quot;name&quot;")"), std::string::npos) << xml;
   EXPECT_NE(xml.find("a&amp;b &lt;c&gt; &quot;d&quot; &apos;e&apos; \\x01\\x07\\x1b[31m"), std::string::npos) << xml;
-  EXPECT_NE(xml.find("\xef\xbf\xbd\xef\xbf\xbd bad utf-8 \xef\xbf\xbd( ok: \xc3\xa9 \xe2\x82\xac&#13;"), std::string::npos)
+  EXPECT_NE(xml.find("\xef\xbf\xbd\xef\xbf\xbd bad utf-8 \xef\xbf\xbd( ok: \xc3\xa9 \xe2\x82\xac&#13;"),
+            std::string::npos)
       << "invalid UTF-8 becomes U+FFFD, valid characters stay";
 }
 
@@ -223,9 +228,11 @@ TEST(Junit, OneProblemIsATestsuiteWithACasePerTestAndFailuresTyped) {
   EXPECT_EQ(std::count(elements.begin(), elements.end(), "testcase"), 3);
   EXPECT_EQ(std::count(elements.begin(), elements.end(), "failure"), 2);
   EXPECT_NE(xml.find(R"(<testsuite name="top_p" tests="3" failures="2" errors="0" skipped="0" time="0.004500">)"),
-            std::string::npos) << xml;
+            std::string::npos)
+      << xml;
   EXPECT_NE(xml.find(R"(<testcase classname="top_p" name="example_1" time="0.001500"/>)"), std::string::npos) << xml;
-  EXPECT_NE(xml.find(R"(<failure message="no reply within 2000 ms" type="time_limit_exceeded">)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(<failure message="no reply within 2000 ms" type="time_limit_exceeded">)"), std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("<system-out>a&amp;b"), std::string::npos) << "what the code printed goes to system-out";
 }
 
@@ -236,8 +243,11 @@ TEST(Junit, CompileErrorIsOneFailingTestcase) {
   expect_xmllint_accepts(xml);
   EXPECT_EQ(std::count(elements.begin(), elements.end(), "testcase"), 1);
   EXPECT_NE(xml.find(R"(<testcase classname="temperature" name="compile" time="0">)"), std::string::npos) << xml;
-  EXPECT_NE(xml.find(R"X(type="compile_error">workspace/temperature.hpp:8:40: error: no match for &apos;operator+&apos; (std::vector&lt;double&gt; &amp; double)</failure>)X"),
-            std::string::npos) << xml;
+  EXPECT_NE(
+      xml.find(
+          R"X(type="compile_error">workspace/temperature.hpp:8:40: error: no match for &apos;operator+&apos; (std::vector&lt;double&gt; &amp; double)</failure>)X"),
+      std::string::npos)
+      << xml;
 }
 
 TEST(Junit, SeveralProblemsHaveATestsuitesRoot) {

@@ -19,8 +19,8 @@ struct JudgeRun {
   int status = -1;  // exit code, or 128 + signal
   std::string out;
   std::string err;
-  pid_t pid = -1;        // the judge's process
-  long max_rss_kb = 0;   // its peak resident memory (its largest descendant's, if larger)
+  pid_t pid = -1;       // the judge's process
+  long max_rss_kb = 0;  // its peak resident memory (its largest descendant's, if larger)
 };
 
 // The test's environment minus what would point the judge elsewhere, plus `extra`.

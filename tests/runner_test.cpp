@@ -16,8 +16,8 @@
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
 #include "sandbox/memory_cgroup.hpp"
-#include "util/paths.hpp"
 #include "spec/problem.hpp"
+#include "util/paths.hpp"
 
 namespace judge {
 namespace {
@@ -29,7 +29,8 @@ const Paths& source_paths() {
 }
 
 const Problem& temperature() {
-  static const Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
+  static const Problem problem =
+      load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
   return problem;
 }
 
@@ -94,8 +95,7 @@ TEST_P(HostileSolution, GetsItsVerdictFromTheFirstFailingCase) {
   EXPECT_NE(failure->message.find(c.message), std::string::npos)
       << "message: " << failure->message << "\nexpected to contain: " << c.message;
   EXPECT_EQ(result.tests.size(), c.max_cases);
-  for (const TestResult& test : result.tests)
-    EXPECT_NE(test.verdict, Verdict::kAccepted) << test.name << " passed";
+  for (const TestResult& test : result.tests) EXPECT_NE(test.verdict, Verdict::kAccepted) << test.name << " passed";
 }
 
 const std::string kTimedOut = "no reply within 300 ms (the time limit of this case); the runner was killed";
@@ -187,7 +187,8 @@ TEST(ParallelRunners, ReportEveryCaseInOrderWithTheSameVerdicts) {
   // A solution wrong on some cases only: the verdicts do not depend on how
   // many runners judged the cases, and the report keeps the problem's order.
   JudgeRequest request;
-  request.solution_file = (fs::path(source_paths().solutions_dir) / "temperature" / "wrong" / "no_validation.hpp").string();
+  request.solution_file =
+      (fs::path(source_paths().solutions_dir) / "temperature" / "wrong" / "no_validation.hpp").string();
   request.display_name = "no_validation.hpp";
   request.use_result_cache = false;
   request.hints = false;
@@ -245,7 +246,8 @@ TEST(CompileErrors, NameTheLearnersFileAndLineAndHideSystemHeaders) {
   EXPECT_NE(result.message.find("error:"), std::string::npos) << result.message;
   EXPECT_EQ(result.message.find("/usr/include"), std::string::npos) << result.message;
   EXPECT_EQ(result.message.find(fixture("compile_error.hpp")), std::string::npos)
-      << "the absolute path is replaced by the display name:\n" << result.message;
+      << "the absolute path is replaced by the display name:\n"
+      << result.message;
 }
 
 TEST(CompileErrors, AWrongSignatureShowsTheExpectedDeclarations) {
@@ -253,7 +255,8 @@ TEST(CompileErrors, AWrongSignatureShowsTheExpectedDeclarations) {
     ProblemResult result = judge_fixture(name);
     EXPECT_EQ(verdict_name(result.verdict), "compile_error") << name;
     EXPECT_NE(result.message.find("The harness calls your code with exactly these declarations"), std::string::npos)
-        << name << ":\n" << result.message;
+        << name << ":\n"
+        << result.message;
     EXPECT_NE(result.message.find(temperature().signature), std::string::npos) << name << ":\n" << result.message;
     EXPECT_EQ(result.message.find("/usr/include"), std::string::npos) << name << ":\n" << result.message;
   }

@@ -182,7 +182,8 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
     EXPECT_FALSE(fs::exists(path)) << path << " was written";
     fs::remove(path);
   }
-  for (const std::string& scratch : scratch_dirs_of(run.pid)) ADD_FAILURE() << scratch << " (a scratch directory) was left behind";
+  for (const std::string& scratch : scratch_dirs_of(run.pid))
+    ADD_FAILURE() << scratch << " (a scratch directory) was left behind";
   int connection = accept(listener, nullptr, nullptr);
   EXPECT_LT(connection, 0) << "the fixture connected to 127.0.0.1";
   if (connection >= 0) close(connection);
@@ -192,28 +193,27 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Hostile, SandboxTest,
-    ::testing::Values(
-        Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
-        Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
-        Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
-        Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
-        Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
-        Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
-        Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
-        Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}},
-        // Without a process cap (a judge that is not root), a thousand forks
-        // can take a case's whole time limit, the more so with a runner per
-        // core forking at once: the time is the solution's.
-        Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}},
-        Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
-        Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
-        Hostile{"hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}}),
+    ::testing::Values(Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
+                      Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
+                      Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
+                      Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
+                      Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
+                      Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
+                      Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
+                      Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
+                      Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}},
+                      // Without a process cap (a judge that is not root), a thousand forks
+                      // can take a case's whole time limit, the more so with a runner per
+                      // core forking at once: the time is the solution's.
+                      Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}},
+                      Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
+                      Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
+                      Hostile{"hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}}),
     [](const ::testing::TestParamInfo<Hostile>& info) {
       std::string name = fs::path(info.param.file).stem().string();
       return name;

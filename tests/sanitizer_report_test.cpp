@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <string>
 
-#include "judging/judging.hpp"
-#include "check/registry.hpp"
-#include "util/paths.hpp"
 #include "check/crash_report.hpp"
+#include "check/registry.hpp"
+#include "judging/judging.hpp"
 #include "spec/problem.hpp"
+#include "util/paths.hpp"
 
 namespace judge {
 namespace {
@@ -21,16 +21,21 @@ const CrashContext kContext{"/cache/runners/top_p-0123", "/home/ada/workspace/to
 
 // Knows three addresses: one in the harness, one in the standard library
 // inlined into the learner's function, one in the learner's caller.
-std::vector<std::vector<SourceFrame>> fake_symbolizer(const std::string& binary, const std::vector<std::uint64_t>& addresses) {
+std::vector<std::vector<SourceFrame>> fake_symbolizer(const std::string& binary,
+                                                      const std::vector<std::uint64_t>& addresses) {
   EXPECT_EQ(binary, kContext.binary);
   std::vector<std::vector<SourceFrame>> chains;
   for (std::uint64_t address : addresses) {
-    if (address == 0x1000) chains.push_back({{"serve_one", "/judge/harness/src/serve.cpp", 120}});
+    if (address == 0x1000)
+      chains.push_back({{"serve_one", "/judge/harness/src/serve.cpp", 120}});
     else if (address == 0x2000)
-      chains.push_back({{"std::vector<double>::operator[](unsigned long)", "/usr/include/c++/12/bits/stl_vector.h", 1123},
-                        {"top_p_probs(std::vector<double> const&, double)", "/home/ada/workspace/top_p.hpp", 23}});
-    else if (address == 0x3000) chains.push_back({{"helper()", "/home/ada/workspace/top_p.hpp", 40}});
-    else chains.push_back({});
+      chains.push_back(
+          {{"std::vector<double>::operator[](unsigned long)", "/usr/include/c++/12/bits/stl_vector.h", 1123},
+           {"top_p_probs(std::vector<double> const&, double)", "/home/ada/workspace/top_p.hpp", 23}});
+    else if (address == 0x3000)
+      chains.push_back({{"helper()", "/home/ada/workspace/top_p.hpp", 40}});
+    else
+      chains.push_back({});
   }
   return chains;
 }
@@ -44,7 +49,8 @@ CrashReport read(const std::string& output) {
 TEST(CrashReport, AddressSanitizerReportNamesTheErrorAndTheLearnersLine) {
   CrashReport report = read(
       "=================================================================\n"
-      "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000328 at pc 0x560d32b1026a bp 0x7fff6b968530 sp 0x7fff6b968528\n"
+      "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x603000000328 at pc 0x560d32b1026a bp "
+      "0x7fff6b968530 sp 0x7fff6b968528\n"
       "READ of size 8 at 0x603000000328 thread T0\n"
       "    #0 0x560d32b10269  (/lib/x86_64-linux-gnu/libc.so.6+0x1000)\n"
       "    #1 0x560d32b0e872  (/cache/runners/top_p-0123+0x1001)\n"
@@ -63,7 +69,8 @@ TEST(CrashReport, AddressSanitizerReportNamesTheErrorAndTheLearnersLine) {
       "    #1 0x5  (/cache/runners/top_p-0123+0x2000)\n"
       "    #2 0x5  (/cache/runners/top_p-0123+0x3000)\n");
   EXPECT_EQ(report.what, "AddressSanitizer: heap-buffer-overflow (WRITE of size 4)");
-  EXPECT_EQ(report.where, "workspace/top_p.hpp:23") << "the innermost frame in the learner's file, inlined ones included";
+  EXPECT_EQ(report.where, "workspace/top_p.hpp:23")
+      << "the innermost frame in the learner's file, inlined ones included";
   EXPECT_EQ(report.function, "top_p_probs(std::vector<double> const&, double)");
 }
 
@@ -80,14 +87,17 @@ TEST(CrashReport, SegvKeepsTheAddressOtherErrorsDropIt) {
 
 TEST(CrashReport, UndefinedBehaviorSanitizerGivesItsOwnLocation) {
   CrashReport report = read(
-      "/home/ada/workspace/top_p.hpp:6:7: runtime error: signed integer overflow: 2147483647 + 3 cannot be represented in type 'int'\n");
-  EXPECT_EQ(report.what, "UndefinedBehaviorSanitizer: signed integer overflow: 2147483647 + 3 cannot be represented in type 'int'");
+      "/home/ada/workspace/top_p.hpp:6:7: runtime error: signed integer overflow: 2147483647 + 3 cannot be represented "
+      "in type 'int'\n");
+  EXPECT_EQ(report.what,
+            "UndefinedBehaviorSanitizer: signed integer overflow: 2147483647 + 3 cannot be represented in type 'int'");
   EXPECT_EQ(report.where, "workspace/top_p.hpp:6");
 }
 
 TEST(CrashReport, ResidentMemoryLimitIsAMemoryVerdict) {
   // As libasan 8 prints it: the limit, then the resident memory.
-  CrashReport report = read("==9==AddressSanitizer: hard rss limit exhausted (1792Mb vs 1800Mb)\n==9==Process memory map follows:\n");
+  CrashReport report =
+      read("==9==AddressSanitizer: hard rss limit exhausted (1792Mb vs 1800Mb)\n==9==Process memory map follows:\n");
   EXPECT_TRUE(report.memory_limit);
   EXPECT_EQ(report.what, "AddressSanitizer: resident memory 1800 MiB over the limit of 1792 MiB");
 }
@@ -99,15 +109,19 @@ struct LibraryCheckCase {
 
 TEST(CrashReport, GlibcxxAssertionsAreNamedInWords) {
   const LibraryCheckCase cases[] = {
-      {"/usr/include/c++/12/bits/stl_vector.h:1123: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type) "
+      {"/usr/include/c++/12/bits/stl_vector.h:1123: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, "
+       "_Alloc>::operator[](size_type) "
        "[with _Tp = double; _Alloc = std::allocator<double>; reference = double&; size_type = long unsigned int]: "
        "Assertion '__n < this->size()' failed.",
        "out-of-range index in std::vector::operator[] (a _GLIBCXX_ASSERTIONS check)"},
-      {"/usr/include/c++/12/bits/stl_vector.h:1142: constexpr std::vector<_Tp, _Alloc>::const_reference std::vector<_Tp, _Alloc>::operator[](size_type) const "
-       "[with _Tp = double; _Alloc = std::allocator<double>; const_reference = const double&; size_type = long unsigned int]: "
+      {"/usr/include/c++/12/bits/stl_vector.h:1142: constexpr std::vector<_Tp, _Alloc>::const_reference "
+       "std::vector<_Tp, _Alloc>::operator[](size_type) const "
+       "[with _Tp = double; _Alloc = std::allocator<double>; const_reference = const double&; size_type = long "
+       "unsigned int]: "
        "Assertion '__n < this->size()' failed.",
        "out-of-range index in std::vector::operator[] (a _GLIBCXX_ASSERTIONS check)"},
-      {"/usr/include/c++/12/bits/stl_vector.h:1230: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::back() "
+      {"/usr/include/c++/12/bits/stl_vector.h:1230: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, "
+       "_Alloc>::back() "
        "[with _Tp = int; _Alloc = std::allocator<int>; reference = int&]: Assertion '!this->empty()' failed.",
        "std::vector::back on an empty container (a _GLIBCXX_ASSERTIONS check)"},
       {"/usr/include/c++/12/bits/basic_string.h:1256: std::__cxx11::basic_string<_CharT, _Traits, _Alloc>::reference "
@@ -131,13 +145,15 @@ TEST(CrashReport, CrashTraceAloneGivesOnlyThePlace) {
 
 TEST(CrashReport, TerminateNamesTheException) {
   CrashReport report = read("terminate called after throwing an instance of 'std::runtime_error'\n  what():  boom\n");
-  EXPECT_EQ(report.what, "std::terminate: uncaught std::runtime_error: boom (thrown out of a noexcept function or a destructor?)");
+  EXPECT_EQ(report.what,
+            "std::terminate: uncaught std::runtime_error: boom (thrown out of a noexcept function or a destructor?)");
 }
 
 TEST(CrashReport, NumbersTheLearnersCodePrintedNeverThrow) {
-  CrashReport report = read("/home/ada/workspace/top_p.hpp:99999999999999999999:1: runtime error: made up\n"
-                            "judge-crash-trace: pc=0xfffffffffffffffffffff 0xzz\n"
-                            "    #0 0x5  (/cache/runners/top_p-0123+0xffffffffffffffffffffff)\n");
+  CrashReport report = read(
+      "/home/ada/workspace/top_p.hpp:99999999999999999999:1: runtime error: made up\n"
+      "judge-crash-trace: pc=0xfffffffffffffffffffff 0xzz\n"
+      "    #0 0x5  (/cache/runners/top_p-0123+0xffffffffffffffffffffff)\n");
   EXPECT_EQ(report.what, "UndefinedBehaviorSanitizer: made up");
   EXPECT_EQ(report.where, "");
 }
@@ -167,7 +183,8 @@ const Paths& source_paths() {
 
 // Judges a temperature fixture; `max_cases` > 0 keeps only that many samples.
 ProblemResult judge_fixture(const std::string& fixture, bool sanitize, std::size_t max_cases = 0) {
-  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
+  Problem problem =
+      load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
   if (max_cases > 0) {
     problem.samples.resize(std::min(problem.samples.size(), max_cases));
     problem.hidden.clear();

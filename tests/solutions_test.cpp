@@ -29,12 +29,12 @@ const Paths& source_paths() {
 }
 
 struct SolutionCase {
-  std::string name;      // the test's name: <slug>_<kind>_<file stem>
+  std::string name;  // the test's name: <slug>_<kind>_<file stem>
   std::string slug;
-  std::string file;      // relative to solutions/<slug>
-  std::string verdict;   // what it must get
-  std::string problem;   // when set: the index itself is wrong, and this says how
-  bool skip = false;     // a problem without solutions.yaml yet
+  std::string file;     // relative to solutions/<slug>
+  std::string verdict;  // what it must get
+  std::string problem;  // when set: the index itself is wrong, and this says how
+  bool skip = false;    // a problem without solutions.yaml yet
 };
 
 void PrintTo(const SolutionCase& c, std::ostream* out) { *out << "solutions/" << c.slug << "/" << c.file; }
@@ -67,8 +67,8 @@ void add_problem(const std::string& slug, std::vector<SolutionCase>* cases) {
     cases->push_back({test_name(slug + "_solutions_yaml"), slug, "solutions.yaml", "", error.message});
     return;
   }
-  cases->push_back({test_name(slug + "_reference"), slug,
-                    fs::path(index->reference).lexically_relative(dir).string(), "accepted", ""});
+  cases->push_back({test_name(slug + "_reference"), slug, fs::path(index->reference).lexically_relative(dir).string(),
+                    "accepted", ""});
   std::set<std::string> listed;
   for (const std::vector<KnownSolution>* list : {&index->accepted, &index->wrong})
     for (const KnownSolution& solution : *list) {
@@ -84,8 +84,9 @@ void add_problem(const std::string& slug, std::vector<SolutionCase>* cases) {
     std::sort(files.begin(), files.end());
     for (const std::string& file : files)
       if (!listed.count(file))
-        cases->push_back({test_name(slug + "_" + fs::path(file).replace_extension().string()), slug, file, "",
-                          "solutions/" + slug + "/" + file + " is not listed in " + display_path(package.solutions_index)});
+        cases->push_back(
+            {test_name(slug + "_" + fs::path(file).replace_extension().string()), slug, file, "",
+             "solutions/" + slug + "/" + file + " is not listed in " + display_path(package.solutions_index)});
   }
 }
 

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cmath>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -24,23 +24,23 @@ namespace fs = std::filesystem;
 
 // Lines are numbered in the comments: error positions below refer to them.
 const std::string kMinimal =
-    "title: Demo\n"                                                                  // 1
-    "order: 3\n"                                                                     // 2
-    "statement: Say hi.\n"                                                           // 3
+    "title: Demo\n"                                                                 // 1
+    "order: 3\n"                                                                    // 2
+    "statement: Say hi.\n"                                                          // 3
     "signature: std::vector<double> f(double x, const std::vector<double>& xs);\n"  // 4
-    "ops:\n"                                                                         // 5
-    "  f:\n"                                                                         // 6
-    "    inputs: {x: number, xs: doubles}\n"                                         // 7
-    "    output: doubles\n"                                                          // 8
-    "  g:\n"                                                                         // 9
-    "    inputs: {m: matrix}\n"                                                      // 10
-    "    output: any\n"                                                              // 11
-    "limits: {time_ms: 500, memory_mb: 256}\n"                                       // 12
-    "tolerance: {atol: 1.0e-6, rtol: 0.0}\n"                                         // 13
-    "samples:\n"                                                                     // 14
-    "  - name: first\n"                                                              // 15
-    "    input: {x: 1.0, xs: [1, 2]}\n"                                              // 16
-    "    expect: [0.5, 0.5]\n";                                                      // 17
+    "ops:\n"                                                                        // 5
+    "  f:\n"                                                                        // 6
+    "    inputs: {x: number, xs: doubles}\n"                                        // 7
+    "    output: doubles\n"                                                         // 8
+    "  g:\n"                                                                        // 9
+    "    inputs: {m: matrix}\n"                                                     // 10
+    "    output: any\n"                                                             // 11
+    "limits: {time_ms: 500, memory_mb: 256}\n"                                      // 12
+    "tolerance: {atol: 1.0e-6, rtol: 0.0}\n"                                        // 13
+    "samples:\n"                                                                    // 14
+    "  - name: first\n"                                                             // 15
+    "    input: {x: 1.0, xs: [1, 2]}\n"                                             // 16
+    "    expect: [0.5, 0.5]\n";                                                     // 17
 
 // `text` with `from` (which must occur exactly once) replaced by `to`.
 std::string with(std::string text, const std::string& from, const std::string& to) {
@@ -250,9 +250,11 @@ std::vector<ErrorCase> error_cases() {
       {"an unknown key far from every known one lists them",
        with(kMinimal, "memory_mb: 256}", "memory_mb: 256, banana: 1}"),
        "demo/problem.yaml:12:40: unknown key 'banana' in limits; expected one of: time_ms, memory_mb"},
-      {"a missing key", with(kMinimal, "signature: std::vector<double> f(double x, const std::vector<double>& xs);\n", ""),
+      {"a missing key",
+       with(kMinimal, "signature: std::vector<double> f(double x, const std::vector<double>& xs);\n", ""),
        "demo/problem.yaml:1:1: missing key 'signature' in problem"},
-      {"a missing limit names the mapping", with(kMinimal, "limits: {time_ms: 500, memory_mb: 256}", "limits: {time_ms: 500}"),
+      {"a missing limit names the mapping",
+       with(kMinimal, "limits: {time_ms: 500, memory_mb: 256}", "limits: {time_ms: 500}"),
        "demo/problem.yaml:12:9: missing key 'memory_mb' in limits"},
       {"a string where an integer is expected", with(kMinimal, "order: 3", "order: first"),
        "demo/problem.yaml:2:8: key 'order': expected an integer, got 'first'"},
@@ -283,37 +285,43 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:17:5: unknown key 'expected' in case (did you mean 'expect'?)"},
       {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: h\n"),
        "demo/problem.yaml:16:9: key 'op': case 'first' names no op of this problem"},
-      {"throws other than invalid_argument",
-       with(kMinimal, "    expect: [0.5, 0.5]\n", "    throws: out_of_range\n"),
+      {"throws other than invalid_argument", with(kMinimal, "    expect: [0.5, 0.5]\n", "    throws: out_of_range\n"),
        "demo/problem.yaml:17:13: key 'throws': expected invalid_argument, got 'out_of_range'"},
       {"both expect and throws", kMinimal + "    throws: invalid_argument\n",
        "demo/problem.yaml:17:13: case 'first' has both 'expect' and 'throws'"},
       {"an expectation of the wrong type", with(kMinimal, "expect: [0.5, 0.5]", "expect: 0.5"),
        "demo/problem.yaml:17:13: key 'expect': expected a list of numbers or a generator"},
       {"an unknown check name", kMinimal + "    check: nonsense\n",
-       "demo/problem.yaml:18:12: key 'check': unknown check 'nonsense'; expected one of: " + fmt::format("{}", fmt::join(checker_names(), ", "))},
+       "demo/problem.yaml:18:12: key 'check': unknown check 'nonsense'; expected one of: " +
+           fmt::format("{}", fmt::join(checker_names(), ", "))},
       {"check_args the values check does not take", kMinimal + "    check_args: {seeds: 5}\n",
        "demo/problem.yaml:15:5: case 'first': check 'values' takes only check_args.expect_op, not 'seeds'"},
       {"a case time limit out of range", kMinimal + "    time_ms: 0\n",
        "demo/problem.yaml:18:14: key 'time_ms': expected 1 to 600000"},
       {"a bad generator kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: gaussian, n: 3, seed: 1}}"),
        "demo/problem.yaml:16:36: key 'generate': expected uniform, normal, constant or arange, got 'gaussian'"},
-      {"a generator key of another kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 3, value: 1, seed: 1}}"),
+      {"a generator key of another kind",
+       with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 3, value: 1, seed: 1}}"),
        "demo/problem.yaml:16:62: key 'seed' does not apply to generator 'constant'"},
       {"a generator index out of range",
        with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 3, value: 0.5, set: {3: 1.0}}}"),
        "demo/problem.yaml:16:70: key 'set': index 3 outside [0, 3)"},
-      {"a generator too large", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 99999999, value: 0}}"),
+      {"a generator too large",
+       with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 99999999, value: 0}}"),
        "demo/problem.yaml:16:49: key 'n': expected 0 to 16777216, got 99999999"},
-      {"a ragged matrix", with(kMinimal, "  - name: first\n    " + input_line, "  - name: first\n    op: g\n    input: {m: [[1, 2], [3]]}"),
+      {"a ragged matrix",
+       with(kMinimal, "  - name: first\n    " + input_line,
+            "  - name: first\n    op: g\n    input: {m: [[1, 2], [3]]}"),
        "demo/problem.yaml:17:25: key 'm': row 1 has 1 entries, row 0 has 2"},
-      {"a matrix row that is not a list", with(kMinimal, "  - name: first\n    " + input_line, "  - name: first\n    op: g\n    input: {m: [[1, 2], 3]}"),
+      {"a matrix row that is not a list",
+       with(kMinimal, "  - name: first\n    " + input_line, "  - name: first\n    op: g\n    input: {m: [[1, 2], 3]}"),
        "demo/problem.yaml:17:25: key 'm': row 1 is not a list of numbers"},
       {"'inf' is not YAML's spelling of infinity", with(kMinimal, input_line, "input: {x: 1.0, xs: [inf]}"),
        "demo/problem.yaml:16:26: key 'xs': expected a number (.inf, -.inf and .nan allowed), got 'inf'"},
       {"'nan' is not YAML's spelling of NaN", with(kMinimal, input_line, "input: {x: nan, xs: [1]}"),
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got 'nan'"},
-      {"a number that overflows a double is not silently infinite", with(kMinimal, input_line, "input: {x: 1e999, xs: [1]}"),
+      {"a number that overflows a double is not silently infinite",
+       with(kMinimal, input_line, "input: {x: 1e999, xs: [1]}"),
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '1e999'"},
       {"a hex float is not a YAML number", with(kMinimal, input_line, "input: {x: 0x1p3, xs: [1]}"),
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '0x1p3'"},
@@ -327,8 +335,9 @@ TEST_F(SpecTest, EveryAuthorMistakeHasItsFullMessage) {
 }
 
 TEST_F(SpecTest, DuplicateCaseNamesAcrossSamplesAndHiddenNameTheSecond) {
-  write("demo/hidden/a.yaml", "cases:\n  - name: other\n    input: {x: 2.0, xs: [3]}\n"
-                              "  - name: first\n    input: {x: 2.0, xs: [3]}\n");
+  write("demo/hidden/a.yaml",
+        "cases:\n  - name: other\n    input: {x: 2.0, xs: [3]}\n"
+        "  - name: first\n    input: {x: 2.0, xs: [3]}\n");
   EXPECT_EQ(load_error(kMinimal), "demo/hidden/a.yaml:4:5: duplicate case name 'first'");
 }
 

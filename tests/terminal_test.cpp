@@ -63,8 +63,10 @@ TEST(LiveProgress, OverwrittenLineOnlyWhenLive) {
   EXPECT_NE(live.find("\r\033[K  case 2/3..."), std::string::npos) << live;
   EXPECT_NE(live.find("\r\033[K  case 3/3..."), std::string::npos) << live;
   EXPECT_EQ(live.find("case 4/3"), std::string::npos);
-  EXPECT_NE(live.find("sample three                                          0.0 ms\ntoy: accepted (3 of 3 cases passed)\n"),
-            std::string::npos) << "no live line after the last case: " << live;
+  EXPECT_NE(
+      live.find("sample three                                          0.0 ms\ntoy: accepted (3 of 3 cases passed)\n"),
+      std::string::npos)
+      << "no live line after the last case: " << live;
 }
 
 TEST(Watch, JudgesAgainAfterEachSaveAndCtrlCExitsZero) {
@@ -107,9 +109,10 @@ TEST(Watch, JudgesAgainAfterEachSaveAndCtrlCExitsZero) {
   ASSERT_TRUE(testing::read_until(*child, &out, &err, judged(3), 120000)) << out.head << err.head;
 
   kill(child->pid(), SIGINT);
-  ASSERT_TRUE(testing::read_until(*child, &out, &err, [](const std::string& text) {
-    return text.find("stopped watching") != std::string::npos;
-  }, 30000)) << out.head << err.head;
+  ASSERT_TRUE(testing::read_until(
+      *child, &out, &err, [](const std::string& text) { return text.find("stopped watching") != std::string::npos; },
+      30000))
+      << out.head << err.head;
   ExitStatus status = child->wait();
   EXPECT_TRUE(status.exited);
   EXPECT_EQ(status.code, 0);
@@ -122,12 +125,14 @@ TEST(Watch, MissingFileExitsTwo) {
   EXPECT_EQ(run.err, "judge: watch: no such file '/nonexistent/mine.hpp'\n");
 }
 
-const char* const kCommands[] = {"list", "show", "start", "run", "grade", "watch", "doctor", "validate", "new", "completion"};
+const char* const kCommands[] = {"list",  "show",   "start",    "run", "grade",
+                                 "watch", "doctor", "validate", "new", "completion"};
 
 TEST(Completion, BashScriptCompletesCommandsOptionsAndSlugs) {
   JudgeRun run = run_judge({"completion", "bash"});
   ASSERT_EQ(run.status, 0) << run.err;
-  for (const char* command : kCommands) EXPECT_NE(run.out.find(std::string("    ") + command + ")"), std::string::npos) << command;
+  for (const char* command : kCommands)
+    EXPECT_NE(run.out.find(std::string("    ") + command + ")"), std::string::npos) << command;
   for (const char* option : {"--solution", "--format", "--sanitize", "--jobs", "--out", "--all", "--reference"})
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   EXPECT_NE(run.out.find("junit exercism gradescope"), std::string::npos);
@@ -164,7 +169,8 @@ TEST(Completion, ZshScriptDefinesTheCompletion) {
   JudgeRun run = run_judge({"completion", "zsh"});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out.rfind("#compdef judge\n", 0), 0u);
-  for (const char* command : kCommands) EXPECT_NE(run.out.find(std::string("    '") + command + ":"), std::string::npos) << command;
+  for (const char* command : kCommands)
+    EXPECT_NE(run.out.find(std::string("    '") + command + ":"), std::string::npos) << command;
   EXPECT_NE(run.out.find("'--format[output format]:format:(text json junit exercism gradescope)'"), std::string::npos);
   EXPECT_NE(run.out.find("'--solution[judge FILE instead of your workspace file]:solution:_files'"), std::string::npos);
   EXPECT_NE(run.out.find("__slugs"), std::string::npos);

@@ -85,9 +85,7 @@ Value leading_rows(const Eigen::MatrixXd& m, long rows) {
   return out;
 }
 
-Value shape(long rows, long cols) {
-  return Value::list().push(Value::integer(rows)).push(Value::integer(cols));
-}
+Value shape(long rows, long cols) { return Value::list().push(Value::integer(rows)).push(Value::integer(cols)); }
 
 Value cache_state_op(const Value& args) {
   Steps s = read_steps(args);
@@ -122,8 +120,8 @@ Value expected_cache_state_op(const Value& args) {
 Value full_attention_op(const Value& args) {
   Steps s = read_steps(args);
   const int d = s.head_dim, kv = s.n_kv_heads;
-  if (s.n_heads < 1 || s.n_heads % kv != 0 || s.q.cols != s.n_heads * d || s.k.cols != kv * d ||
-      s.v.cols != kv * d || s.steps() > s.capacity)
+  if (s.n_heads < 1 || s.n_heads % kv != 0 || s.q.cols != s.n_heads * d || s.k.cols != kv * d || s.v.cols != kv * d ||
+      s.steps() > s.capacity)
     throw BadRequest{"full_attention needs a valid case"};
   const int group = s.n_heads / kv;
   const long double scale = 1.0L / std::sqrt(static_cast<long double>(d));
@@ -204,7 +202,8 @@ Value step_timing_op(const Value& args) {
     if (length < 0 || batch < 1) throw BadRequest{"step_timing: bad length or batch"};
     KVCache cache(length + batch, kv, d);
     for (int r = 0; r < length; ++r)
-      for (long c = 0; c < cache.keys.cols(); ++c) cache.keys(r, c) = stream.uniform(), cache.values(r, c) = stream.uniform();
+      for (long c = 0; c < cache.keys.cols(); ++c)
+        cache.keys(r, c) = stream.uniform(), cache.values(r, c) = stream.uniform();
     std::vector<Eigen::VectorXd> qs, ks, vs;
     for (int b = 0; b < batch; ++b) {
       qs.push_back(stream.vector(static_cast<long>(n_heads) * d));
@@ -224,9 +223,7 @@ Value step_timing_op(const Value& args) {
     }
     per_length.push(Value::doubles(times));
   }
-  return Value::map()
-      .set("lengths", Value::ints(lengths))
-      .set("ns_per_step", per_length);
+  return Value::map().set("lengths", Value::ints(lengths)).set("ns_per_step", per_length);
 }
 
 [[maybe_unused]] const bool registered =

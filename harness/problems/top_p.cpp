@@ -18,7 +18,8 @@ ProbsSignature* const learner_probs = &top_p_probs;
 SampleSignature* const learner_sample = &top_p_sample;
 
 Value probs_op(const Value& args) {
-  return Value::doubles(learner_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "p")));
+  return Value::doubles(
+      learner_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "p")));
 }
 
 // One draw per seed, so a distribution test costs one request, not thousands.
@@ -43,7 +44,8 @@ Value margin_op(const Value& args) {
   for (double z : logits) top = std::max<long double>(top, z);
   std::vector<long double> probs;
   long double total = 0;
-  for (double z : logits) total += probs.emplace_back(std::isinf(z) ? 0.0L : std::exp(static_cast<long double>(z) - top));
+  for (double z : logits)
+    total += probs.emplace_back(std::isinf(z) ? 0.0L : std::exp(static_cast<long double>(z) - top));
   std::vector<std::size_t> order(logits.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return probs[a] > probs[b]; });

@@ -100,9 +100,12 @@ struct Search {
 };
 
 Search read_search(const Value& args) {
-  return Search{read_model(args.at("model")), judge_harness::arg_ints(args, "prompt"),
-                judge_harness::arg_int(args, "beam_width"), judge_harness::arg_int(args, "max_new_tokens"),
-                judge_harness::arg_int(args, "eos_id"), judge_harness::arg_number(args, "length_penalty")};
+  return Search{read_model(args.at("model")),
+                judge_harness::arg_ints(args, "prompt"),
+                judge_harness::arg_int(args, "beam_width"),
+                judge_harness::arg_int(args, "max_new_tokens"),
+                judge_harness::arg_int(args, "eos_id"),
+                judge_harness::arg_number(args, "length_penalty")};
 }
 
 Value result_value(const std::vector<Hypothesis>& hypotheses) {

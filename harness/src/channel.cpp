@@ -2,9 +2,9 @@
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstdlib>
-#include <unistd.h>
 
 #include "heap_warmup.hpp"
 
@@ -38,8 +38,7 @@ bool write_all(int fd, const char* data, std::size_t size) {
 bool read_frame(int fd, std::string* payload) {
   unsigned char header[4];
   if (!read_all(fd, reinterpret_cast<char*>(header), 4)) return false;
-  std::uint32_t size = header[0] | (header[1] << 8) | (header[2] << 16) |
-                       (static_cast<std::uint32_t>(header[3]) << 24);
+  std::uint32_t size = header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<std::uint32_t>(header[3]) << 24);
   if (size > kMaxFrameBytes) return false;
   warm_heap_for_request(size);
   payload->resize(size);
@@ -51,8 +50,7 @@ bool write_frame(int fd, const std::string& payload) {
   std::uint32_t size = static_cast<std::uint32_t>(payload.size());
   unsigned char header[4] = {static_cast<unsigned char>(size), static_cast<unsigned char>(size >> 8),
                              static_cast<unsigned char>(size >> 16), static_cast<unsigned char>(size >> 24)};
-  return write_all(fd, reinterpret_cast<const char*>(header), 4) &&
-         write_all(fd, payload.data(), payload.size());
+  return write_all(fd, reinterpret_cast<const char*>(header), 4) && write_all(fd, payload.data(), payload.size());
 }
 
 // Set once by claim_channel(), read by the serving loop.

@@ -3,8 +3,8 @@
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 
-#include <bit>
 #include <cxxabi.h>
+#include <bit>
 #include <cstring>
 #include <ctime>
 #include <map>

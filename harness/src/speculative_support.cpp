@@ -1,8 +1,8 @@
 // See speculative_support.hpp.
 #include <judge_harness/runner.hpp>
 
-#include "mix64.hpp"
 #include <judge_harness/speculative_support.hpp>
+#include "mix64.hpp"
 
 namespace judge_harness::speculative_support {
 namespace {
@@ -88,6 +88,5 @@ Value speculate_many(const Value& args, LearnerAccept* learner_function) {
   }
   return results;
 }
-
 
 }  // namespace judge_harness::speculative_support

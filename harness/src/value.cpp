@@ -28,21 +28,61 @@ const char* kind_name(Value::Kind kind) {
 }
 }  // namespace
 
-Value Value::boolean(bool b) { Value v; v.kind_ = Kind::kBool; v.bool_ = b; return v; }
-Value Value::integer(std::int64_t i) { Value v; v.kind_ = Kind::kInt; v.int_ = i; return v; }
-Value Value::unsigned_integer(std::uint64_t u) { Value v; v.kind_ = Kind::kUInt; v.uint_ = u; return v; }
-Value Value::number(double d) { Value v; v.kind_ = Kind::kDouble; v.double_ = d; return v; }
-Value Value::string(std::string s) { Value v; v.kind_ = Kind::kString; v.string_ = std::move(s); return v; }
-Value Value::doubles(std::vector<double> d) { Value v; v.kind_ = Kind::kDoubles; v.doubles_ = std::move(d); return v; }
-Value Value::ints(const std::vector<int>& ints) { return integers(std::vector<std::int64_t>(ints.begin(), ints.end())); }
+Value Value::boolean(bool b) {
+  Value v;
+  v.kind_ = Kind::kBool;
+  v.bool_ = b;
+  return v;
+}
+Value Value::integer(std::int64_t i) {
+  Value v;
+  v.kind_ = Kind::kInt;
+  v.int_ = i;
+  return v;
+}
+Value Value::unsigned_integer(std::uint64_t u) {
+  Value v;
+  v.kind_ = Kind::kUInt;
+  v.uint_ = u;
+  return v;
+}
+Value Value::number(double d) {
+  Value v;
+  v.kind_ = Kind::kDouble;
+  v.double_ = d;
+  return v;
+}
+Value Value::string(std::string s) {
+  Value v;
+  v.kind_ = Kind::kString;
+  v.string_ = std::move(s);
+  return v;
+}
+Value Value::doubles(std::vector<double> d) {
+  Value v;
+  v.kind_ = Kind::kDoubles;
+  v.doubles_ = std::move(d);
+  return v;
+}
+Value Value::ints(const std::vector<int>& ints) {
+  return integers(std::vector<std::int64_t>(ints.begin(), ints.end()));
+}
 Value Value::integers(std::vector<std::int64_t> integers) {
   Value v;
   v.kind_ = Kind::kIntegers;
   v.integers_ = std::move(integers);
   return v;
 }
-Value Value::list() { Value v; v.kind_ = Kind::kList; return v; }
-Value Value::map() { Value v; v.kind_ = Kind::kMap; return v; }
+Value Value::list() {
+  Value v;
+  v.kind_ = Kind::kList;
+  return v;
+}
+Value Value::map() {
+  Value v;
+  v.kind_ = Kind::kMap;
+  return v;
+}
 
 Value& Value::push(Value v) {
   if (kind_ != Kind::kList) wrong_kind("list", kind_);

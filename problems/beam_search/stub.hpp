@@ -26,10 +26,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
-                                           const std::vector<int>& prompt,
-                                           int beam_width, int max_new_tokens,
-                                           int eos_id, double length_penalty) {
+inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs, const std::vector<int>& prompt,
+                                           int beam_width, int max_new_tokens, int eos_id, double length_penalty) {
   (void)next_log_probs;
   (void)prompt;
   (void)beam_width;

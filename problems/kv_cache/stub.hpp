@@ -23,8 +23,7 @@
 #include <cmath>
 #include <stdexcept>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   (void)cache;
   (void)q;

@@ -15,9 +15,8 @@
 // unchanged.
 // Throws std::invalid_argument if penalty <= 0 or is not finite, or if an
 // id is outside [0, logits.size()).
-inline std::vector<double> apply_repetition_penalty(
-    const std::vector<double>& logits, const std::vector<int>& generated_ids,
-    double penalty) {
+inline std::vector<double> apply_repetition_penalty(const std::vector<double>& logits,
+                                                    const std::vector<int>& generated_ids, double penalty) {
   (void)logits;  // remove these three lines when you start
   (void)generated_ids;
   (void)penalty;

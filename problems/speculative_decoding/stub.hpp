@@ -22,10 +22,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   (void)draft_tokens;
   (void)draft_probs;
   (void)target_probs;

@@ -17,8 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   (void)logits;
   (void)temperature;
   throw std::logic_error("not implemented yet");

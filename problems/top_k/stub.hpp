@@ -15,8 +15,7 @@
 // logits (ties at the boundary go to the lower token id) and 0 for every
 // other token. k >= logits.size() keeps every token.
 // Throws std::invalid_argument if k < 1 or logits is empty.
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   (void)logits;  // remove these two lines when you start
   (void)k;
   throw std::logic_error("not implemented yet");
@@ -26,8 +25,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
 // arguments and seed must always give the same token (seed a
 // std::mt19937_64 with `seed`, for example). Never returns a token whose
 // probability is 0. Throws std::invalid_argument like top_k_probs.
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   (void)logits;  // remove these three lines when you start
   (void)k;
   (void)seed;

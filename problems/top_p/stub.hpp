@@ -19,8 +19,7 @@
 // p = 1 keeps every token.
 // Throws std::invalid_argument if p <= 0, p > 1, p is not finite, or
 // logits is empty.
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   (void)logits;  // remove these two lines when you start
   (void)p;
   throw std::logic_error("not implemented yet");
@@ -30,8 +29,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
 // arguments and seed must always give the same token (seed a
 // std::mt19937_64 with `seed`, for example). Never returns a token whose
 // probability is 0. Throws std::invalid_argument like top_p_probs.
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   (void)logits;  // remove these three lines when you start
   (void)p;
   (void)seed;

@@ -6,14 +6,12 @@
 #include <cmath>
 #include <stdexcept>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const int n_kv = cache.n_kv_heads;
   const int d = cache.head_dim;
   if (n_heads <= 0 || n_heads % n_kv != 0) {
-    throw std::invalid_argument(
-        "attention_step: n_heads must be a positive multiple of n_kv_heads");
+    throw std::invalid_argument("attention_step: n_heads must be a positive multiple of n_kv_heads");
   }
   // Sizes as Eigen::Index: n_heads * d in int could overflow for huge models.
   const Eigen::Index q_size = static_cast<Eigen::Index>(n_heads) * d;
@@ -42,8 +40,7 @@ inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
     Eigen::VectorXd scores = keys * q.segment(static_cast<Eigen::Index>(h) * d, d) * scale;
     // Stable softmax: the largest score becomes exp(0) = 1.
     Eigen::ArrayXd weights = (scores.array() - scores.maxCoeff()).exp();
-    out.segment(static_cast<Eigen::Index>(h) * d, d) =
-        values.transpose() * weights.matrix() / weights.sum();
+    out.segment(static_cast<Eigen::Index>(h) * d, d) = values.transpose() * weights.matrix() / weights.sum();
   }
   return out;
 }

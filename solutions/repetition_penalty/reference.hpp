@@ -8,13 +8,11 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> apply_repetition_penalty(
-    const std::vector<double>& logits, const std::vector<int>& generated_ids,
-    double penalty) {
+inline std::vector<double> apply_repetition_penalty(const std::vector<double>& logits,
+                                                    const std::vector<int>& generated_ids, double penalty) {
   // Written so that NaN fails too.
   if (!(penalty > 0.0) || !std::isfinite(penalty)) {
-    throw std::invalid_argument(
-        "repetition_penalty: penalty must be positive and finite");
+    throw std::invalid_argument("repetition_penalty: penalty must be positive and finite");
   }
   const long long vocab = static_cast<long long>(logits.size());
   for (int id : generated_ids) {

@@ -8,12 +8,10 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   // Written so that NaN fails the test: NaN > 0 is false.
   if (!(temperature > 0.0) || !std::isfinite(temperature)) {
-    throw std::invalid_argument(
-        "softmax_with_temperature: temperature must be positive and finite");
+    throw std::invalid_argument("softmax_with_temperature: temperature must be positive and finite");
   }
   if (logits.empty()) {
     throw std::invalid_argument("softmax_with_temperature: logits is empty");
@@ -28,8 +26,7 @@ inline std::vector<double> softmax_with_temperature(
     if (std::isfinite(z) && z > max_logit) max_logit = z;
   }
   if (max_logit == neg_inf) {
-    throw std::invalid_argument(
-        "softmax_with_temperature: no finite logit (every token is -inf)");
+    throw std::invalid_argument("softmax_with_temperature: no finite logit (every token is -inf)");
   }
 
   std::vector<double> probs(logits.size());
@@ -38,9 +35,7 @@ inline std::vector<double> softmax_with_temperature(
     // A banned token (-inf) gets exactly 0. max_logit is finite here, so
     // (-inf) - max_logit would be -inf anyway; the branch makes it explicit
     // and never forms (-inf) - (-inf).
-    const double e = logits[i] == neg_inf
-                         ? 0.0
-                         : std::exp((logits[i] - max_logit) / temperature);
+    const double e = logits[i] == neg_inf ? 0.0 : std::exp((logits[i] - max_logit) / temperature);
     probs[i] = e;
     sum += e;
   }

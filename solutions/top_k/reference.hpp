@@ -43,14 +43,11 @@ inline int inverse_cdf(const std::vector<double>& probs, double u) {
 }
 
 // 53 random bits from the generator as a double uniform in [0, 1).
-inline double uniform01(std::mt19937_64& rng) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
+inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 }  // namespace top_k_detail
 
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   if (logits.empty()) throw std::invalid_argument("top_k: logits is empty");
   if (k < 1) throw std::invalid_argument("top_k: k must be at least 1");
   const std::size_t n = logits.size();
@@ -60,8 +57,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   std::vector<int> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   if (kept < n) {
-    std::nth_element(ids.begin(), ids.begin() + (kept - 1), ids.end(),
-                     top_k_detail::BetterToken{logits});
+    std::nth_element(ids.begin(), ids.begin() + (kept - 1), ids.end(), top_k_detail::BetterToken{logits});
   }
   ids.resize(kept);
 
@@ -81,8 +77,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   return probs;
 }
 
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   const std::vector<double> probs = top_k_probs(logits, k);
   std::mt19937_64 rng(seed);
   return top_k_detail::inverse_cdf(probs, top_k_detail::uniform01(rng));

@@ -50,14 +50,11 @@ inline int inverse_cdf(const std::vector<double>& probs, double u) {
 }
 
 // 53 random bits from the generator as a double uniform in [0, 1).
-inline double uniform01(std::mt19937_64& rng) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
+inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 }  // namespace top_p_detail
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("top_p: logits is empty");
   // Written so that NaN fails too; +inf fails as > 1.
   if (!(p > 0.0 && p <= 1.0)) {
@@ -72,9 +69,8 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   const std::size_t n = logits.size();
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
-  });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return probs[a] > probs[b] || (probs[a] == probs[b] && a < b); });
 
   // Keep tokens until the kept mass reaches p: the token that crosses p is
   // kept, and since p > 0 at least one token always is.
@@ -89,8 +85,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const std::vector<double> probs = top_p_probs(logits, p);
   std::mt19937_64 rng(seed);
   return top_p_detail::inverse_cdf(probs, top_p_detail::uniform01(rng));

@@ -10,7 +10,7 @@
 // columns [g * head_dim, (g + 1) * head_dim).
 struct KVCache {
   int n_kv_heads, head_dim, capacity;
-  int length = 0;        // rows [0, length) hold the cached tokens
+  int length = 0;          // rows [0, length) hold the cached tokens
   Eigen::MatrixXd keys;    // capacity x (n_kv_heads * head_dim)
   Eigen::MatrixXd values;  // capacity x (n_kv_heads * head_dim)
 

@@ -26,8 +26,8 @@ namespace judge_harness {
 inline constexpr int kChannelFd = 3;
 inline constexpr std::size_t kNonceSize = 16;
 inline constexpr std::uint32_t kMaxFrameBytes = 1u << 29;  // 512 MiB
-inline constexpr std::uint8_t kFloat64ArrayTag = 86;        // RFC 8746: float64, little endian
-inline constexpr std::uint8_t kInt64ArrayTag = 79;          // RFC 8746: sint64, little endian
+inline constexpr std::uint8_t kFloat64ArrayTag = 86;       // RFC 8746: float64, little endian
+inline constexpr std::uint8_t kInt64ArrayTag = 79;         // RFC 8746: sint64, little endian
 // Environment variable the judge sets for a runner: how many bytes of heap
 // the runner may pre-fault before a large request (see heap_warmup.cpp).
 inline constexpr const char* kWarmupLimitVariable = "JUDGE_HEAP_WARMUP_BYTES";

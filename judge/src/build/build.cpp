@@ -3,10 +3,10 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <atomic>
 #include <cerrno>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "build/compiler.hpp"
 #include "build/diagnostics.hpp"
@@ -26,8 +26,13 @@ constexpr int kCompileTimeoutMs = 180000;
 // -g1 (line tables only, no measurable compile time) lets a crash trace name
 // the learner's line.
 std::vector<std::string> compile_flags(const Paths& paths, const BuildOptions& options) {
-  std::vector<std::string> flags = {"-std=c++20", "-pipe", "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
-                                    "-I" + paths.harness_include, "-isystem", paths.eigen_include};
+  std::vector<std::string> flags = {"-std=c++20",
+                                    "-pipe",
+                                    "-fdiagnostics-color=never",
+                                    "-D_GLIBCXX_ASSERTIONS",
+                                    "-I" + paths.harness_include,
+                                    "-isystem",
+                                    paths.eigen_include};
   if (options.sanitize)
     flags.insert(flags.end(), {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"});
   else
@@ -71,8 +76,10 @@ std::vector<std::string> compile_command(const Paths& paths, const std::string& 
 // it only if it is absent.
 void store_runner(const std::string& temporary, const std::string& binary) {
   std::error_code error;
-  if (link(temporary.c_str(), binary.c_str()) == 0 || errno == EEXIST) fs::remove(temporary, error);
-  else fs::rename(temporary, binary, error);  // no hard links here
+  if (link(temporary.c_str(), binary.c_str()) == 0 || errno == EEXIST)
+    fs::remove(temporary, error);
+  else
+    fs::rename(temporary, binary, error);  // no hard links here
   if (error && !fs::is_regular_file(binary))
     throw JudgeFault{fmt::format("cannot store the runner in {}: {}", display_path(binary), error.message())};
 }
@@ -90,8 +97,9 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
 
   std::vector<std::string> flags = compile_flags(paths, options);
   fs::create_directories(paths.cache_dir);
-  outcome.binary = (fs::path(paths.cache_dir) /
-                    fmt::format("{}-{}", problem.slug, runner_key(paths, solution, adapter, flags))).string();
+  outcome.binary =
+      (fs::path(paths.cache_dir) / fmt::format("{}-{}", problem.slug, runner_key(paths, solution, adapter, flags)))
+          .string();
   if (fs::is_regular_file(outcome.binary)) {
     outcome.ok = true;
     return outcome;

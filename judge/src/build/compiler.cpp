@@ -3,9 +3,9 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 #include <mutex>
 
 #include "sandbox/process.hpp"

@@ -91,4 +91,3 @@ std::string filter_diagnostics(const std::string& raw, const DiagnosticsContext&
 }
 
 }  // namespace judge
-

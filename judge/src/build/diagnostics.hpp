@@ -10,7 +10,7 @@ struct DiagnosticsContext {
   std::string solution_display;  // how the learner named it
   std::string adapter_path;      // absolute path of the problem's adapter
   std::string adapter_display;
-  std::string signature;         // the problem's expected declarations
+  std::string signature;  // the problem's expected declarations
 };
 
 // Keeps the learner's file's errors and notes, the harness adapter's

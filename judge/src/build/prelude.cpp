@@ -3,8 +3,8 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <mutex>
 
 #include "build/compiler.hpp"

@@ -1,8 +1,8 @@
 // The handling of failed calls that every checker shares.
 #include "check/checker.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
@@ -23,8 +23,8 @@ void died(const CallResult& call, int memory_mb, TestResult* result) {
     // Killed while at the memory limit: the allocation failed and the code
     // went on with a null pointer, or the kernel killed it.
     result->verdict = Verdict::kMemoryLimitExceeded;
-    result->message = fmt::format("{} after using {} MiB of the {} MiB limit", call.detail, call.peak_memory_kb / 1024,
-                                  memory_mb);
+    result->message =
+        fmt::format("{} after using {} MiB of the {} MiB limit", call.detail, call.peak_memory_kb / 1024, memory_mb);
   } else {
     result->verdict = Verdict::kRuntimeError;
     result->message = call.detail;

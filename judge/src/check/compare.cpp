@@ -1,8 +1,8 @@
 // Tolerant comparison of a learner's output with the expected one.
 #include "check/compare.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 namespace judge {
 namespace {
@@ -30,13 +30,14 @@ std::string describe_type(const json& v) {
 // worst mismatch so a learner sees both where it starts and how bad it gets.
 std::optional<std::string> compare_doubles(const json& want, const json& got, const Tolerance& tolerance,
                                            const std::string& where) {
-  if (!got.is_array()) return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), describe_type(got));
-  if (got.size() != want.size())
-    return fmt::format("{}expected {} values, got {}", where, want.size(), got.size());
+  if (!got.is_array())
+    return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), describe_type(got));
+  if (got.size() != want.size()) return fmt::format("{}expected {} values, got {}", where, want.size(), got.size());
   std::size_t wrong = 0, first = 0, worst = 0;
   double worst_error = -1;
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (!is_number(got[i])) return fmt::format("{}index {}: expected a number, got {}", where, i, describe_type(got[i]));
+    if (!is_number(got[i]))
+      return fmt::format("{}index {}: expected a number, got {}", where, i, describe_type(got[i]));
     double w = as_double(want[i]), g = as_double(got[i]);
     if (numbers_match(w, g, tolerance)) continue;
     if (wrong++ == 0) first = i;
@@ -60,7 +61,8 @@ std::optional<std::string> compare_any(const json& want, const json& got, const 
                                        const std::string& path);
 
 std::optional<std::string> compare_ints(const json& want, const json& got, const std::string& where) {
-  if (!got.is_array()) return fmt::format("{}expected a list of {} integers, got {}", where, want.size(), describe_type(got));
+  if (!got.is_array())
+    return fmt::format("{}expected a list of {} integers, got {}", where, want.size(), describe_type(got));
   if (got.size() != want.size())
     return fmt::format("{}expected {} integers, got {}: {}", where, want.size(), got.size(), brief(got));
   for (std::size_t i = 0; i < want.size(); ++i)
@@ -141,8 +143,7 @@ std::string brief(const json& value, std::size_t max_items) {
   if (value.is_number_float()) return format_number(value.get<double>());
   if (value.is_array()) {
     std::string out = "[";
-    for (std::size_t i = 0; i < value.size() && i < max_items; ++i)
-      out += (i ? ", " : "") + brief(value[i], max_items);
+    for (std::size_t i = 0; i < value.size() && i < max_items; ++i) out += (i ? ", " : "") + brief(value[i], max_items);
     if (value.size() > max_items) out += fmt::format(", ... ({} in all)", value.size());
     return out + "]";
   }

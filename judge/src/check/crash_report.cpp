@@ -1,10 +1,10 @@
 // Reading sanitizer reports, failed library checks and crash traces.
 #include "check/crash_report.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fmt/format.h>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -51,9 +51,9 @@ bool same_file(const std::string& a, const std::string& b) {
 // A frame of a sanitizer stack: "#3 0x55d0c1e0 in f(int) (/path/runner+0x1c3b)",
 // or symbolized: "#3 0x55d0c1e0 in f(int) /path/file.hpp:23:5".
 struct StackFrame {
-  std::string module;       // with an offset
+  std::string module;  // with an offset
   std::uint64_t offset = 0;
-  SourceFrame source;       // when the sanitizer symbolized it
+  SourceFrame source;  // when the sanitizer symbolized it
 };
 
 std::optional<StackFrame> parse_stack_frame(const std::string& line) {
@@ -77,7 +77,8 @@ std::optional<StackFrame> parse_stack_frame(const std::string& line) {
 // gives "std::vector::operator[]".
 std::string library_function(const std::string& signature) {
   std::string head = signature.substr(0, signature.find(" [with "));
-  static const std::regex kMember(R"((std::(?:__cxx11::|__debug::)?\w+)(?:<[^()]*>)?::(operator\[\]|operator\*|operator->|~?\w+)\s*\()");
+  static const std::regex kMember(
+      R"((std::(?:__cxx11::|__debug::)?\w+)(?:<[^()]*>)?::(operator\[\]|operator\*|operator->|~?\w+)\s*\()");
   std::string found;
   for (std::sregex_iterator it(head.begin(), head.end(), kMember), end; it != end; ++it)
     found = std::regex_replace((*it)[1].str(), std::regex("__cxx11::|__debug::"), "") + "::" + (*it)[2].str();
@@ -294,7 +295,8 @@ std::string without_crash_trace(const std::string& output) {
   while (start < output.size()) {
     std::size_t end = output.find('\n', start);
     std::size_t next = end == std::string::npos ? output.size() : end + 1;
-    if (output.compare(start, std::string(kTraceMarker).size(), kTraceMarker) != 0) out.append(output, start, next - start);
+    if (output.compare(start, std::string(kTraceMarker).size(), kTraceMarker) != 0)
+      out.append(output, start, next - start);
     start = next;
   }
   // The trace starts with a newline of its own.

@@ -49,8 +49,8 @@ struct CrashContext {
 };
 
 struct CrashReport {
-  std::string what;   // "AddressSanitizer: heap-buffer-overflow (READ of size 8)", ...
-  std::string where;  // "workspace/top_p.hpp:23", or empty when no frame is in the learner's file
+  std::string what;           // "AddressSanitizer: heap-buffer-overflow (READ of size 8)", ...
+  std::string where;          // "workspace/top_p.hpp:23", or empty when no frame is in the learner's file
   std::string function;       // the learner's function at `where`, demangled; may be empty
   bool memory_limit = false;  // ASan's resident-memory limit, not a bug
 };

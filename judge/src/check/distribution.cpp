@@ -61,8 +61,9 @@ class SamplerChecker : public Checker {
     std::vector<int> tokens;
     tokens.reserve(seeds.size());
     for (std::size_t start = 0; start < seeds.size(); start += kSeedsPerRequest) {
-      std::vector<std::uint64_t> batch(seeds.begin() + static_cast<long>(start),
-                                       seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
+      std::vector<std::uint64_t> batch(
+          seeds.begin() + static_cast<long>(start),
+          seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
       std::vector<int> got;
       if (!draw(context, batch, &got, &result)) return result;
       if (auto bad = check_support(probs, batch, got)) return fail(&result, *bad, "zero_probability");
@@ -80,10 +81,11 @@ class SamplerChecker : public Checker {
     for (std::size_t i = 0; i < again.size(); ++i) {
       int first = tokens[repeats - 1 - i];
       if (redrawn[i] != first)
-        return fail(&result, fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
-                                         "when asked again (seed a generator from the seed, once per call)",
-                                         again[i], first, redrawn[i]),
-                  "nondeterministic");
+        return fail(&result,
+                    fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
+                                "when asked again (seed a generator from the seed, once per call)",
+                                again[i], first, redrawn[i]),
+                    "nondeterministic");
     }
     if (!full_) return result;
 
@@ -96,8 +98,8 @@ class SamplerChecker : public Checker {
                   fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
                               "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "
                               "freedom at a false-reject rate of {:g}, over {} seeded draws)",
-                              fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic,
-                              fit.threshold, fit.degrees_of_freedom, kFalseRejectRate, draws),
+                              fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic, fit.threshold,
+                              fit.degrees_of_freedom, kFalseRejectRate, draws),
                   "distribution");
     return result;
   }
@@ -132,9 +134,10 @@ class SamplerChecker : public Checker {
       if (token < 0 || static_cast<std::size_t>(token) >= probs.size())
         return fmt::format("seed {} gave token {}, outside [0, {})", seeds[i], token, probs.size());
       if (probs[static_cast<std::size_t>(token)] == 0)
-        return fmt::format("seed {} gave token {}, whose probability is 0 (it was filtered out); "
-                           "a sampler must draw only from the kept tokens",
-                           seeds[i], token);
+        return fmt::format(
+            "seed {} gave token {}, whose probability is 0 (it was filtered out); "
+            "a sampler must draw only from the kept tokens",
+            seeds[i], token);
     }
     return std::nullopt;
   }

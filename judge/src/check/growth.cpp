@@ -5,9 +5,9 @@
 // noisy, so the limit on the ratio sits far from both the allowed growth and
 // the growth it exists to catch, and a failing ratio close to the limit is
 // measured again before it counts.
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "check/checker.hpp"
 #include "check/compare.hpp"
@@ -93,11 +93,12 @@ class GrowthChecker : public Checker {
     std::optional<Measurement> best;
     for (int attempt = 0; attempt < std::max(attempts, 1); ++attempt) {
       CallResult call = context.learner.call(test.op, test.input, test.time_ms);
-    account_call(call, &result);
+      account_call(call, &result);
       if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) return result;
       std::optional<Measurement> m = read_measurement(call.value);
-      if (!m) throw JudgeFault{fmt::format("case '{}': op '{}' returned no timings: {}", test.name, test.op,
-                                           brief(call.value, 4))};
+      if (!m)
+        throw JudgeFault{
+            fmt::format("case '{}': op '{}' returned no timings: {}", test.name, test.op, brief(call.value, 4))};
       if (!(m->small_ns > 0) || !(m->large_ns > 0))
         throw JudgeFault{fmt::format("case '{}': op '{}' measured no CPU time; the runner's clock does not advance",
                                      test.name, test.op)};

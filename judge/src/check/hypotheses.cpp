@@ -4,8 +4,8 @@
 // equal, numbers within the case's tolerance. A failure names the first
 // hypothesis that differs and shows both hypotheses whole, which says more
 // than the first differing number: a wrong search returns other sequences.
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "check/checker.hpp"
 #include "check/compare.hpp"
@@ -55,7 +55,8 @@ std::string list_text(const json& list) {
 std::optional<std::string> compare_hypotheses(const json& want, const json& got, const Tolerance& tolerance) {
   if (!got.is_array()) return fmt::format("expected a list of hypotheses, got {}", brief(got, 4));
   for (std::size_t i = 0; i < got.size(); ++i)
-    if (!is_hypothesis(got[i])) return fmt::format("hypothesis {} is not {{tokens, log_prob, score}}: {}", i, brief(got[i], 4));
+    if (!is_hypothesis(got[i]))
+      return fmt::format("hypothesis {} is not {{tokens, log_prob, score}}: {}", i, brief(got[i], 4));
   for (std::size_t i = 0; i < want.size() && i < got.size(); ++i) {
     const json& w = want[i];
     const json& g = got[i];

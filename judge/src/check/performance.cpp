@@ -20,10 +20,12 @@ class PerformanceChecker : public Checker {
     if (test.expect || test.expects_invalid_argument)
       return "a performance check takes neither 'expect' nor 'throws' (it compares with the reference)";
     for (const auto& [key, value] : test.check_args.items()) {
-      bool ok = (key == "factor" && value.is_number() && value.get<double>() >= 1) ||
-                (key == "repetitions" && value.is_number_integer() && value.get<int>() >= 1 && value.get<int>() <= 25) ||
-                (key == "slack_ms" && value.is_number() && value.get<double>() >= 0);
-      if (!ok) return fmt::format("check_args.{}: expected factor (>= 1), repetitions (1 to 25) or slack_ms (>= 0)", key);
+      bool ok =
+          (key == "factor" && value.is_number() && value.get<double>() >= 1) ||
+          (key == "repetitions" && value.is_number_integer() && value.get<int>() >= 1 && value.get<int>() <= 25) ||
+          (key == "slack_ms" && value.is_number() && value.get<double>() >= 0);
+      if (!ok)
+        return fmt::format("check_args.{}: expected factor (>= 1), repetitions (1 to 25) or slack_ms (>= 0)", key);
     }
     if (!test.check_args.contains("factor")) return "check_args.factor is required (e.g. 10)";
     return std::nullopt;
@@ -43,7 +45,7 @@ class PerformanceChecker : public Checker {
     std::vector<double> learner_ms, reference_ms;
     for (int i = 0; i < repetitions; ++i) {
       CallResult call = context.learner.call(request, test.time_ms);
-    account_call(call, &result);
+      account_call(call, &result);
       if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) return result;
       if (i == 0) {
         if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {

@@ -41,8 +41,8 @@
 
 #include "check/checker.hpp"
 #include "check/compare.hpp"
-#include "check/stats.hpp"
 #include "check/registry.hpp"
+#include "check/stats.hpp"
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
@@ -79,7 +79,8 @@ bool read_distribution(const json& row, int vocab, std::vector<double>* out, std
     out->push_back(p.get<double>());
     total += p.get<double>();
   }
-  if (std::fabs(total - 1) > 1e-9) return *error = fmt::format("a table row sums to {}, not 1", format_number(total)), false;
+  if (std::fabs(total - 1) > 1e-9)
+    return *error = fmt::format("a table row sums to {}, not 1", format_number(total)), false;
   return true;
 }
 
@@ -104,7 +105,8 @@ bool read_tables(const json& model, Tables* tables, std::string* error) {
   if (!model["k"].is_number_integer() || model["k"].get<int>() < 0 || model["k"].get<int>() > 16)
     return *error = "model.k must be an integer from 0 to 16", false;
   tables->k = model["k"].get<int>();
-  const json& start = model["target"].is_object() && model["target"].contains("start") ? model["target"]["start"] : json();
+  const json& start =
+      model["target"].is_object() && model["target"].contains("start") ? model["target"]["start"] : json();
   if (!start.is_array() || start.empty() || start.size() > 64)
     return *error = "model.target.start must list 1 to 64 probabilities", false;
   tables->vocab = static_cast<int>(start.size());
@@ -219,16 +221,17 @@ std::optional<Observation> observe(const Tables& t, std::uint64_t seed, const js
         return *error = fmt::format("{}: token {} is outside [0, {})", where, token, t.vocab), std::nullopt;
     for (std::size_t i = 0; i + 1 < emitted.size(); ++i)
       if (emitted[i] != drafts[i])
-        return *error = fmt::format("{}: token {} is {} but draft {} was {}; every returned token but the last "
-                                    "must be the accepted draft at that position, and the round ends at the first "
-                                    "rejection",
-                                    where, i, emitted[i], i, drafts[i]),
+        return *error = fmt::format(
+                   "{}: token {} is {} but draft {} was {}; every returned token but the last "
+                   "must be the accepted draft at that position, and the round ends at the first "
+                   "rejection",
+                   where, i, emitted[i], i, drafts[i]),
                std::nullopt;
     for (int token : emitted) {
       if (t.target.after(previous)[static_cast<std::size_t>(token)] == 0) {
         *kind = "zero_probability";
-        return *error = fmt::format("{}: token {} has target probability 0 {}; it must never be emitted", where,
-                                    token, previous < 0 ? "as the first token" : fmt::format("after token {}", previous)),
+        return *error = fmt::format("{}: token {} has target probability 0 {}; it must never be emitted", where, token,
+                                    previous < 0 ? "as the first token" : fmt::format("after token {}", previous)),
                std::nullopt;
       }
       previous = token;
@@ -281,8 +284,7 @@ class SpeculativeChecker : public Checker {
  private:
   // Calls the op with one extra input; false (verdict in *result) when it
   // did not return a value.
-  static bool call(CheckContext& context, const std::string& key, const json& value, TestResult* result,
-                   json* out) {
+  static bool call(CheckContext& context, const std::string& key, const json& value, TestResult* result, json* out) {
     json args = context.test.input;
     args[key] = value;
     CallResult reply = context.learner.call(context.test.op, args, context.test.time_ms);
@@ -343,8 +345,9 @@ class SpeculativeChecker : public Checker {
   // false (verdict in *result) at the first broken rule.
   static bool observe_batch(CheckContext& context, std::size_t start, LawRun* run, TestResult* result) {
     const std::vector<std::uint64_t>& seeds = run->seeds;
-    std::vector<std::uint64_t> batch(seeds.begin() + static_cast<long>(start),
-                                     seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
+    std::vector<std::uint64_t> batch(
+        seeds.begin() + static_cast<long>(start),
+        seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
     json replies;
     if (!call(context, "seeds", batch, result, &replies)) return false;
     if (!replies.is_array() || replies.size() != batch.size())
@@ -383,7 +386,8 @@ class SpeculativeChecker : public Checker {
       fail(result,
            fmt::format("not deterministic in its seed: with seed {} the rounds were {} the first time and {} when "
                        "asked again (seed a generator from the seed in every call, and keep no state between calls)",
-                       again[i], brief(before), replies.is_array() && i < replies.size() ? brief(replies[i]) : "nothing"),
+                       again[i], brief(before),
+                       replies.is_array() && i < replies.size() ? brief(replies[i]) : "nothing"),
            "nondeterministic");
       return false;
     }

@@ -64,8 +64,10 @@ std::vector<int> group_categories(const std::vector<double>& probs, double n, in
   }
   if (pool >= 0 && pooled < kMinExpectedCount && smallest_large >= 0) {
     for (int& g : group) {
-      if (g == pool) g = smallest_large;
-      else if (g > pool) --g;  // close the gap the pool leaves
+      if (g == pool)
+        g = smallest_large;
+      else if (g > pool)
+        --g;  // close the gap the pool leaves
     }
     --next;
   }
@@ -141,7 +143,8 @@ bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std
     if (row == 0) continue;
     ++categories;
     double expected_a = row * total_a / (total_a + total_b), expected_b = row * total_b / (total_a + total_b);
-    statistic += (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
+    statistic +=
+        (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
   }
   if (categories < 2) return true;
   return chi_square_upper_tail(statistic, categories - 1) > level;

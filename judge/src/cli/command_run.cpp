@@ -1,7 +1,7 @@
 // `judge run`: judges the learner's file (or --solution FILE, or the
 // reference) for one problem or several, and reports in the chosen format.
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <mutex>
 
 #include "check/registry.hpp"
@@ -45,7 +45,8 @@ std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& optio
     throw JudgeFault{"run: --reference and --solution exclude each other"};
   std::vector<Problem> problems;
   if (options.all) problems = load_all_problems(paths.problems_dir, checker_case_rules());
-  for (const std::string& slug : options.slugs) problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
+  for (const std::string& slug : options.slugs)
+    problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
   if (!options.solution_file.empty() && problems.size() != 1) throw JudgeFault{"--solution needs exactly one problem"};
   if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
     throw JudgeFault{fmt::format("--solution: no such file '{}'", options.solution_file)};

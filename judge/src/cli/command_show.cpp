@@ -12,9 +12,12 @@ void print_case(const TestCase& test, const Operation& op) {
   fmt::print("  {}:\n", test.name);
   for (const auto& [name, type] : op.inputs)
     if (test.input.contains(name)) fmt::print("    {} = {}\n", name, brief(test.input[name], 12));
-  if (test.expects_invalid_argument) fmt::print("    throws std::invalid_argument\n");
-  else if (test.expect) fmt::print("    expect {}\n", brief(*test.expect, 12));
-  else if (test.check != "values") fmt::print("    judged by: {}\n", test.check);
+  if (test.expects_invalid_argument)
+    fmt::print("    throws std::invalid_argument\n");
+  else if (test.expect)
+    fmt::print("    expect {}\n", brief(*test.expect, 12));
+  else if (test.check != "values")
+    fmt::print("    judged by: {}\n", test.check);
   if (!test.note.empty()) fmt::print("    ({})\n", test.note);
 }
 

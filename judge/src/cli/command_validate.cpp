@@ -22,7 +22,8 @@ class ValidateCommand : public Command {
 
   int run(const CommandContext& context) override {
     if (all_ == !slugs_.empty())
-      throw JudgeFault{all_ ? "validate: give either PROBLEM or --all, not both" : "validate: missing PROBLEM (or --all)"};
+      throw JudgeFault{all_ ? "validate: give either PROBLEM or --all, not both"
+                            : "validate: missing PROBLEM (or --all)"};
     std::vector<std::string> targets = slugs_;
     if (targets.empty())
       for (const Problem& problem : load_all_problems(context.paths.problems_dir, checker_case_rules()))
@@ -43,9 +44,10 @@ class ValidateCommand : public Command {
     ValidationReport report = validate_problem(paths, slug, [&](const ValidationCheck& check) { print(check); });
     std::size_t failed = 0;
     for (const ValidationCheck& check : report.checks) failed += !check.ok;
-    fmt::print("{}: {}\n\n", slug,
-               failed ? paint(colour_, Tone::kFailStrong, fmt::format("{} of {} checks failed", failed, report.checks.size()))
-                      : paint(colour_, Tone::kPassStrong, fmt::format("valid ({} checks)", report.checks.size())));
+    fmt::print(
+        "{}: {}\n\n", slug,
+        failed ? paint(colour_, Tone::kFailStrong, fmt::format("{} of {} checks failed", failed, report.checks.size()))
+               : paint(colour_, Tone::kPassStrong, fmt::format("valid ({} checks)", report.checks.size())));
     return failed == 0;
   }
 

@@ -13,8 +13,9 @@ namespace judge {
 // description ("TEXT:{text,json}" lists the choices).
 inline CompletionValue completion_value_for(const CLI::Option& option) {
   CompletionValue value;
-  std::string name = option.get_positional() ? option.get_name(true)
-                                             : option.get_lnames().empty() ? "" : "--" + option.get_lnames()[0];
+  std::string name = option.get_positional()       ? option.get_name(true)
+                     : option.get_lnames().empty() ? ""
+                                                   : "--" + option.get_lnames()[0];
   std::string type = option.get_type_name();
   std::size_t open = type.find('{'), close = type.find('}');
   if (open != std::string::npos && close != std::string::npos && close > open) {
@@ -42,8 +43,8 @@ inline std::vector<CompletionCommand> completion_model(const CLI::App& app) {
     CompletionCommand command{sub->get_name(), sub->get_description(), {}, {}};
     for (const CLI::Option* option : sub->get_options()) {
       if (option->get_positional()) {
-        command.positionals.push_back({option->get_name(), option->get_description(),
-                                       option->get_expected_max() > 1, completion_value_for(*option)});
+        command.positionals.push_back({option->get_name(), option->get_description(), option->get_expected_max() > 1,
+                                       completion_value_for(*option)});
       } else {
         for (const std::string& long_name : option->get_lnames())
           command.options.push_back({"--" + long_name, option->get_description(), option->get_expected_max() > 0,

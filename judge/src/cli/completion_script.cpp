@@ -1,10 +1,10 @@
 // Generating bash and zsh completion scripts from the command model.
 #include "cli/completion_script.hpp"
 
-#include <algorithm>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <filesystem>
 
 #include "util/errors.hpp"
 
@@ -22,8 +22,10 @@ std::string bash_value(const CompletionValue& value) {
   switch (value.kind) {
     case CompletionValue::Kind::kProblem: return "_judge_slugs";
     case CompletionValue::Kind::kFile: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))";
-    case CompletionValue::Kind::kDirectory: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))";
-    case CompletionValue::Kind::kChoice: return fmt::format("COMPREPLY=($(compgen -W \"{}\" -- \"$cur\"))", join(value.choices));
+    case CompletionValue::Kind::kDirectory:
+      return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))";
+    case CompletionValue::Kind::kChoice:
+      return fmt::format("COMPREPLY=($(compgen -W \"{}\" -- \"$cur\"))", join(value.choices));
     case CompletionValue::Kind::kNone: return "COMPREPLY=()";
   }
   return "COMPREPLY=()";
@@ -114,9 +116,12 @@ std::string bash_script(const std::string& program, const std::vector<Completion
 std::string zsh_text(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '\'') out += "'\\''";
-    else if (c == '[' || c == ']' || c == ':' || c == '\\') out += std::string("\\") + c;
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else if (c == '[' || c == ']' || c == ':' || c == '\\')
+      out += std::string("\\") + c;
+    else
+      out += c;
   }
   return out;
 }
@@ -145,7 +150,8 @@ std::string zsh_script(const std::string& program, const std::vector<CompletionC
     for (std::size_t i = 0; i < command.positionals.size(); ++i) {
       const CompletionPositional& positional = command.positionals[i];
       std::string position = positional.repeats ? "*" : std::to_string(i + 1);
-      specs += fmt::format(" \\\n        '{}:{}:{}'", position, zsh_text(positional.description.empty() ? positional.name : positional.description),
+      specs += fmt::format(" \\\n        '{}:{}:{}'", position,
+                           zsh_text(positional.description.empty() ? positional.name : positional.description),
                            zsh_action(positional.value));
     }
     cases += fmt::format("    {})\n      _arguments -s{} ;;\n", command.name, specs);

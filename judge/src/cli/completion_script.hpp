@@ -16,16 +16,16 @@ struct CompletionValue {
 };
 
 struct CompletionOption {
-  std::string name;         // "--format"
+  std::string name;  // "--format"
   std::string description;
   bool takes_value = false;
   CompletionValue value;
 };
 
 struct CompletionPositional {
-  std::string name;        // "PROBLEM"
+  std::string name;  // "PROBLEM"
   std::string description;
-  bool repeats = false;    // takes any number of values
+  bool repeats = false;  // takes any number of values
   CompletionValue value;
 };
 

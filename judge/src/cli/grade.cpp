@@ -2,12 +2,12 @@
 // per submission, a summary at the end.
 #include "cli/grade.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -39,16 +39,17 @@ bool is_solution_name(const std::string& name) {
   return std::find(std::begin(kExtensions), std::end(kExtensions), extension) != std::end(kExtensions);
 }
 
-std::string capped(const std::string& text) {
-  return cap_characters(text, kMessageLimit, "\n[... cut]");
-}
+std::string capped(const std::string& text) { return cap_characters(text, kMessageLimit, "\n[... cut]"); }
 
 json row_json(const GradeRow& row) {
-  return {{"submission", row.submission}, {"verdict", row.verdict},
-          {"passed", row.passed},         {"total", row.total},
+  return {{"submission", row.submission},
+          {"verdict", row.verdict},
+          {"passed", row.passed},
+          {"total", row.total},
           {"seconds", std::round(row.seconds * 1000) / 1000},
           {"first_failing_case", row.first_failing_case},
-          {"message", row.message},       {"key", row.key}};
+          {"message", row.message},
+          {"key", row.key}};
 }
 
 std::optional<GradeRow> row_from_json(const json& data) {
@@ -123,9 +124,8 @@ class GradeProgress {
     std::lock_guard<std::mutex> lock(mutex_);
     ++done_;
     std::string verdict = paint(row.verdict);
-    std::string detail = row.verdict == kErrorVerdict || row.total == 0
-                             ? ""
-                             : fmt::format(" ({}/{} cases)", row.passed, row.total);
+    std::string detail =
+        row.verdict == kErrorVerdict || row.total == 0 ? "" : fmt::format(" ({}/{} cases)", row.passed, row.total);
     if (!live_.enabled()) {
       fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, row.submission, verdict, detail, row.seconds);
       std::fflush(stdout);
@@ -189,7 +189,8 @@ std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& probl
   std::vector<std::size_t> queue;
   for (std::size_t i = 0; i < rows->size(); ++i) {
     GradeRow& row = (*rows)[i];
-    std::string key = submission_key(paths, problem, (fs::path(options.dir) / row.submission).string(), options.sanitize);
+    std::string key =
+        submission_key(paths, problem, (fs::path(options.dir) / row.submission).string(), options.sanitize);
     std::optional<GradeRow> stored;
     if (std::optional<std::string> text = read_file((results_dir / (row.submission + ".json")).string())) {
       json data = json::parse(*text, nullptr, false);
@@ -258,14 +259,16 @@ std::size_t write_summary(const Problem& problem, const fs::path& report_dir, co
 }
 
 fs::path prepare_results_dir(const GradeOptions& options) {
-  fs::path report_dir = options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+  fs::path report_dir =
+      options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
   fs::path results_dir = report_dir / "results";
   std::error_code error;
   fs::create_directories(results_dir, error);
   if (error)
     throw JudgeFault{fmt::format("grade: cannot create {}: {}", display_path(results_dir.string()), error.message())};
   // Temporary files of an interrupted run.
-  for (auto it = fs::directory_iterator(results_dir, error); !error && it != fs::directory_iterator(); it.increment(error))
+  for (auto it = fs::directory_iterator(results_dir, error); !error && it != fs::directory_iterator();
+       it.increment(error))
     if (is_atomic_write_leftover(it->path().filename().string())) fs::remove(it->path(), error);
   return results_dir;
 }
@@ -288,9 +291,11 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   if (!queue.empty()) {
     // Build the reference once, before the workers all want it; a broken
     // reference stops the whole run (exit 2), not each submission.
-    BuildOutcome reference = build_runner(paths, problem, package_of(paths, problem.slug).reference, "reference solution");
+    BuildOutcome reference =
+        build_runner(paths, problem, package_of(paths, problem.slug).reference, "reference solution");
     if (!reference.ok)
-      throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};
+      throw JudgeFault{
+          fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};
   }
   std::size_t workers = std::min<std::size_t>(options.jobs ? options.jobs : hardware_workers(), queue.size());
   GradeProgress progress(queue.size(), wants_live_progress(stdout), wants_colour(stdout));

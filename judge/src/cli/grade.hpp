@@ -23,10 +23,10 @@ namespace judge {
 
 struct GradeOptions {
   std::string slug;
-  std::string dir;                // the submissions
-  std::string report_dir;         // empty: DIR/.judge-grade
-  unsigned jobs = 0;              // parallel judgings; 0: one per core
-  bool sanitize = false;          // judge every submission under --sanitize
+  std::string dir;         // the submissions
+  std::string report_dir;  // empty: DIR/.judge-grade
+  unsigned jobs = 0;       // parallel judgings; 0: one per core
+  bool sanitize = false;   // judge every submission under --sanitize
 };
 
 // One row of the summary.
@@ -35,10 +35,10 @@ struct GradeRow {
   std::string verdict;     // a cli.md verdict, or "error" when the judge failed on it
   std::size_t passed = 0;
   std::size_t total = 0;
-  double seconds = 0;      // wall time of the judging that gave this row
+  double seconds = 0;  // wall time of the judging that gave this row
   std::string first_failing_case;
-  std::string message;     // the first failing case's message, the compiler's, or the judge's error
-  std::string key;         // what the result was computed from (see above)
+  std::string message;  // the first failing case's message, the compiler's, or the judge's error
+  std::string key;      // what the result was computed from (see above)
 };
 
 // The submissions in `dir`, sorted by name. Throws JudgeFault when `dir` is

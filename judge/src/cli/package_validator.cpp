@@ -1,10 +1,10 @@
 // validate_problem: every check an instructor needs before publishing.
 #include "cli/package_validator.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <sstream>
 
 #include "build/build.hpp"
@@ -30,7 +30,8 @@ std::vector<std::string> todo_lines(const std::string& path) {
   for (int number = 1; std::getline(in, line); ++number)
     if (line.find("TODO") != std::string::npos) {
       std::size_t start = line.find_first_not_of(" \t#/");
-      found.push_back(fmt::format("{}:{}: {}", display_path(path), number, start == std::string::npos ? line : line.substr(start)));
+      found.push_back(
+          fmt::format("{}:{}: {}", display_path(path), number, start == std::string::npos ? line : line.substr(start)));
     }
   return found;
 }
@@ -126,7 +127,8 @@ class Validator {
       ProblemResult result = judge_file(solution.file, solution.display);
       bool ok = result.verdict == Verdict::kAccepted;
       add(ok,
-          fmt::format("{}: {}", solution.display, ok ? "accepted" : verdict_name(result.verdict) + ", expected accepted"),
+          fmt::format("{}: {}", solution.display,
+                      ok ? "accepted" : verdict_name(result.verdict) + ", expected accepted"),
           ok ? "" : "failed " + caught_by(result));
     }
     if (index.wrong.empty())
@@ -172,13 +174,13 @@ class Validator {
 
   void check_stub(const std::string& stub) {
     ProblemResult result = judge_file(stub, display_path(stub));
-    if (result.verdict == Verdict::kCompileError)
-      return add(false, "the stub compiles", result.message);
+    if (result.verdict == Verdict::kCompileError) return add(false, "the stub compiles", result.message);
     add(result.verdict != Verdict::kAccepted,
-        result.verdict == Verdict::kAccepted ? "the untouched stub is not accepted"
-                                             : fmt::format("the untouched stub compiles and gets {} (not accepted)",
-                                                           verdict_name(result.verdict)),
-        result.verdict == Verdict::kAccepted ? "a learner could pass without writing anything: add cases the stub fails" : "");
+        result.verdict == Verdict::kAccepted
+            ? "the untouched stub is not accepted"
+            : fmt::format("the untouched stub compiles and gets {} (not accepted)", verdict_name(result.verdict)),
+        result.verdict == Verdict::kAccepted ? "a learner could pass without writing anything: add cases the stub fails"
+                                             : "");
   }
 
   void check_expectations_and_margins(const SolutionsIndex& index) {
@@ -195,7 +197,8 @@ class Validator {
     for (const TestCase* test : problem_.cases()) {
       if (!test->expect || test->check != "values") continue;
       ++stored;
-      nlohmann::json actual = oracle.call(test->check_args.value("expect_op", test->op), materialize_input(test->input));
+      nlohmann::json actual =
+          oracle.call(test->check_args.value("expect_op", test->op), materialize_input(test->input));
       if (auto mismatch = compare_output(problem_.find_op(test->op)->output, *test->expect, actual, test->tolerance))
         disagreements += fmt::format("{}:{}: case {}: the reference gives {}: {}\n", display_path(test->place.file),
                                      test->place.line, test->name, brief(actual), *mismatch);
@@ -219,9 +222,10 @@ class Validator {
       ++measured;
       smallest = std::min(smallest, margin);
       if (margin < rule.min)
-        close_calls += fmt::format("{}:{}: case {} is {} from a decision boundary; move it away, or mark it "
-                                   "`exact_boundary: true` if the boundary is exact in binary and intended\n",
-                                   display_path(test->place.file), test->place.line, test->name, format_number(margin));
+        close_calls += fmt::format(
+            "{}:{}: case {} is {} from a decision boundary; move it away, or mark it "
+            "`exact_boundary: true` if the boundary is exact in binary and intended\n",
+            display_path(test->place.file), test->place.line, test->name, format_number(margin));
     }
     add(close_calls.empty(),
         fmt::format("boundary margins: {} cases at least {} from a boundary (closest {})", measured,

@@ -1,8 +1,8 @@
 // Templates for a new problem package.
 #include "cli/scaffold.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -110,7 +110,8 @@ void write_new_file(const fs::path& path, const std::string& content, std::vecto
 std::vector<std::string> scaffold_problem(const Paths& paths, const std::string& slug) {
   static const std::regex kSlug("[a-z][a-z0-9_]*");
   if (!std::regex_match(slug, kSlug))
-    throw JudgeFault{fmt::format("new: '{}' is not a slug: use lowercase letters, digits and '_', starting with a letter", slug)};
+    throw JudgeFault{
+        fmt::format("new: '{}' is not a slug: use lowercase letters, digits and '_', starting with a letter", slug)};
   const Package package = package_of(paths, slug);
   for (const std::string& taken : {package.problem_dir, package.solutions_dir, package.adapter})
     if (fs::exists(taken)) throw JudgeFault{fmt::format("new: {} already exists", taken)};

@@ -8,12 +8,12 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "check/registry.hpp"
 #include "cli/workspace.hpp"
@@ -112,7 +112,8 @@ class SignalGuard {
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 }  // namespace
 
@@ -159,7 +160,8 @@ class Watcher {
   bool wait_for_save(DirectoryWatch& watch, bool* gone) {
     pollfd fds[2] = {{watch.fd(), POLLIN, 0}, {wake_pipe[0], POLLIN, 0}};
     do {
-      if (poll(fds, 2, -1) < 0 && errno != EINTR) throw JudgeFault{fmt::format("watch: poll: {}", std::strerror(errno))};
+      if (poll(fds, 2, -1) < 0 && errno != EINTR)
+        throw JudgeFault{fmt::format("watch: poll: {}", std::strerror(errno))};
       if (stop_requested) return false;
     } while (!watch.saved(gone) && !*gone);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kQuietMs);
@@ -216,9 +218,9 @@ int watch_and_judge(const Paths& paths, const WatchOptions& options) {
   bool own_file = options.solution_file.empty();
   std::string file = own_file ? workspace_file(paths, problem.slug) : options.solution_file;
   if (!fs::is_regular_file(file))
-    throw JudgeFault{own_file ? fmt::format("{}: no solution yet; run `judge start {}` first", display_path(file),
-                                            problem.slug)
-                              : fmt::format("watch: no such file '{}'", display_path(file))};
+    throw JudgeFault{
+        own_file ? fmt::format("{}: no solution yet; run `judge start {}` first", display_path(file), problem.slug)
+                 : fmt::format("watch: no such file '{}'", display_path(file))};
   stop_requested = 0;
   SignalGuard signals;
   return Watcher(paths, problem, options, file).run();

@@ -1,8 +1,8 @@
 // Workspace files and progress, kept in workspace/.progress.json.
 #include "cli/workspace.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 

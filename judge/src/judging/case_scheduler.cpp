@@ -15,8 +15,8 @@
 #include <optional>
 
 #include "check/checker.hpp"
-#include "check/registry.hpp"
 #include "check/reference_oracle.hpp"
+#include "check/registry.hpp"
 #include "spec/typed_values.hpp"
 #include "util/worker_pool.hpp"
 
@@ -41,10 +41,12 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
   // The case with its generated inputs expanded, for the checker.
   TestCase test = listed;
   test.input = materialize_input(listed.input);
-  CheckContext context{problem, test, runners.learner,
-                       [&](const std::string& op, const nlohmann::json& args) { return runners.oracle.call(op, args); }};
+  CheckContext context{problem, test, runners.learner, [&](const std::string& op, const nlohmann::json& args) {
+                         return runners.oracle.call(op, args);
+                       }};
   if (setup.sanitize)
-    context.timing_off_reason = "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
+    context.timing_off_reason =
+        "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
   else
     context.reference_cpu_ms = [&](const Request& request) { return runners.oracle.cpu_ms(request); };
   TestResult result = find_checker(test.check)->run(context);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "run/runner_session.hpp"
 #include "check/crash_report.hpp"
+#include "run/runner_session.hpp"
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
 

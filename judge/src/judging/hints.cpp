@@ -8,9 +8,9 @@
 
 #include "build/build.hpp"
 #include "check/checker.hpp"
-#include "check/registry.hpp"
 #include "check/compare.hpp"
 #include "check/reference_oracle.hpp"
+#include "check/registry.hpp"
 #include "check/stats.hpp"
 #include "run/runner_session.hpp"
 #include "sandbox/limits.hpp"
@@ -57,8 +57,7 @@ bool alike(const nlohmann::json& a, const nlohmann::json& b, const Tolerance& to
 bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b) {
   if (a.verdict == Verdict::kAccepted || b.verdict == Verdict::kAccepted) return false;
   if (a.failure_kind.empty() || a.failure_kind != b.failure_kind) return false;
-  if (a.failure_kind == "value" || a.failure_kind == "no_throw")
-    return alike(a.returned, b.returned, test.tolerance);
+  if (a.failure_kind == "value" || a.failure_kind == "no_throw") return alike(a.returned, b.returned, test.tolerance);
   if (a.failure_kind == "distribution") {
     if (!a.returned.is_array() || !b.returned.is_array()) return false;
     return same_distribution(a.returned.get<std::vector<std::int64_t>>(), b.returned.get<std::vector<std::int64_t>>());

@@ -1,8 +1,8 @@
 // judge_solution: the pipeline from solution file to ProblemResult.
 #include "judging/judging.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <future>
 
 #include "build/build.hpp"
@@ -26,8 +26,8 @@ struct Runners {
 // The learner's and the reference's runners, built at once (both cores).
 Runners build_both(const Paths& paths, const Problem& problem, const JudgeRequest& request,
                    const std::string& reference_file) {
-  auto reference_build =
-      std::async(std::launch::async, [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
+  auto reference_build = std::async(std::launch::async,
+                                    [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
   Runners runners;
   runners.learner =
       build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
@@ -77,10 +77,11 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     return outcome;
   }
   if (!runners.reference.ok)
-    throw JudgeFault{fmt::format("{}: the reference solution does not compile:\n{}", problem.slug,
-                                 runners.reference.diagnostics)};
+    throw JudgeFault{
+        fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, runners.reference.diagnostics)};
 
-  std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints);
+  std::string cache_key =
+      result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints);
   if (request.use_result_cache) {
     if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
       cached->solution = request.display_name;

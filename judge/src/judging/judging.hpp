@@ -13,8 +13,8 @@ namespace judge {
 
 struct JudgeRequest {
   std::string solution_file;
-  std::string display_name;                    // how messages name the file
-  std::function<void(const TestResult&)> on_case;  // called as each case finishes; may be empty
+  std::string display_name;                             // how messages name the file
+  std::function<void(const TestResult&)> on_case;       // called as each case finishes; may be empty
   std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
   // Look for a known mistake matching the first failing case (see hints.hpp).
   bool hints = true;

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "util/paths.hpp"
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
+#include "util/paths.hpp"
 
 namespace judge {
 

@@ -16,7 +16,7 @@
 
 namespace judge {
 namespace {
-using json = nlohmann::ordered_json;  // keys in the order written: "version" first
+using json = nlohmann::ordered_json;       // keys in the order written: "version" first
 constexpr std::size_t kOutputLimit = 500;  // characters, not bytes
 constexpr const char* kTruncated = "\n[Output was truncated. Please limit to 500 chars]";
 
@@ -28,8 +28,10 @@ std::string test_code(const TestCase& test) {
   for (const auto& [name, value] : test.input.items())
     arguments += fmt::format("{}{} = {}", arguments.empty() ? "" : ", ", name, brief(value, 16));
   std::string code = fmt::format("{}({})", test.op, arguments);
-  if (test.expects_invalid_argument) code += "  // throws std::invalid_argument";
-  else if (test.expect) code += "  // expect " + brief(*test.expect, 16);
+  if (test.expects_invalid_argument)
+    code += "  // throws std::invalid_argument";
+  else if (test.expect)
+    code += "  // expect " + brief(*test.expect, 16);
   return code;
 }
 

@@ -19,8 +19,8 @@ std::unique_ptr<Reporter> make_terminal_text_reporter(std::FILE* out) {
 }
 
 constexpr Format kFormats[] = {
-    {"text", make_terminal_text_reporter}, {"json", make_json_reporter},
-    {"junit", make_junit_reporter},        {"exercism", make_exercism_reporter},
+    {"text", make_terminal_text_reporter},    {"json", make_json_reporter},
+    {"junit", make_junit_reporter},           {"exercism", make_exercism_reporter},
     {"gradescope", make_gradescope_reporter},
 };
 }  // namespace
@@ -34,7 +34,8 @@ std::vector<std::string> output_format_names() {
 std::unique_ptr<Reporter> make_reporter(const std::string& name, std::FILE* out) {
   for (const Format& format : kFormats)
     if (name == format.name) return format.make(out);
-  throw JudgeFault{fmt::format("unknown format '{}'; expected one of: {}", name, fmt::join(output_format_names(), ", "))};
+  throw JudgeFault{
+      fmt::format("unknown format '{}'; expected one of: {}", name, fmt::join(output_format_names(), ", "))};
 }
 
 }  // namespace judge

@@ -10,7 +10,7 @@
 
 namespace judge {
 namespace {
-using json = nlohmann::ordered_json;  // keys in the order written
+using json = nlohmann::ordered_json;        // keys in the order written
 constexpr std::size_t kOutputLimit = 2000;  // characters of printed output per test
 
 class GradescopeReporter : public Reporter {

@@ -5,7 +5,6 @@
 // "compile". With several problems the root is <testsuites>.
 #include <fmt/format.h>
 
-
 #include "report/reporter.hpp"
 #include "report/xml.hpp"
 
@@ -35,7 +34,8 @@ std::string testsuite(const ProblemResult& result, const std::string& pad) {
     if (!test.hint.empty()) body += "\nhint (a known mistake): " + test.hint;
     cases += open + ">\n";
     cases += fmt::format(R"({}    <failure message="{}" type="{}">{}</failure>)", pad, attr(first_line(test.message)),
-                         verdict_name(test.verdict), text(body)) + "\n";
+                         verdict_name(test.verdict), text(body)) +
+             "\n";
     if (!test.output.empty()) cases += fmt::format("{}    <system-out>{}</system-out>\n", pad, text(test.output));
     cases += pad + "  </testcase>\n";
   }
@@ -80,8 +80,9 @@ class JunitReporter : public Reporter {
         }
         suites += testsuite(result, "  ");
       }
-      document += fmt::format("<testsuites name=\"judge\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.6f}\">\n{}</testsuites>\n",
-                              tests, failures, seconds, suites);
+      document += fmt::format(
+          "<testsuites name=\"judge\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.6f}\">\n{}</testsuites>\n",
+          tests, failures, seconds, suites);
     } else if (!results_.empty()) {
       document += testsuite(results_.front(), "");
     } else {

@@ -49,7 +49,8 @@ class TextReporter : public Reporter {
     if (!ok) {
       fmt::print(out_, "{}", indent(test.message, "        ", 12));
       if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
-      if (!test.hint.empty()) fmt::print(out_, "        {} {}\n", paint(colour_, Tone::kHint, "hint (a known mistake):"), test.hint);
+      if (!test.hint.empty())
+        fmt::print(out_, "        {} {}\n", paint(colour_, Tone::kHint, "hint (a known mistake):"), test.hint);
     }
     if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
     if (!ok && !test.output.empty()) {
@@ -72,7 +73,8 @@ class TextReporter : public Reporter {
       fmt::print(out_, "{}: {}\n", result.problem, verdict);
     else
       fmt::print(out_, "{}: {} ({} of {} cases passed)\n", result.problem, verdict, passed, result.tests.size());
-    if (result.from_cache) fmt::print(out_, "  (unchanged since it was last judged: the result comes from the cache)\n");
+    if (result.from_cache)
+      fmt::print(out_, "  (unchanged since it was last judged: the result comes from the cache)\n");
     summary_.push_back(fmt::format("  {:<22} {}", result.problem, verdict));
     std::fflush(out_);
   }

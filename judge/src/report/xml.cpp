@@ -30,9 +30,12 @@ std::string xml_escape(const std::string& text, bool attribute) {
       default:
         // XML 1.0 cannot carry other control characters, U+FFFE or U+FFFF,
         // not even by reference: shown as \xNN (or U+FFFD).
-        if (code < 0x20) out += fmt::format("\\x{:02x}", code);
-        else if (code == 0xfffe || code == 0xffff) out += "\xef\xbf\xbd";
-        else out += bytes;
+        if (code < 0x20)
+          out += fmt::format("\\x{:02x}", code);
+        else if (code == 0xfffe || code == 0xffff)
+          out += "\xef\xbf\xbd";
+        else
+          out += bytes;
     }
   }
   return out;

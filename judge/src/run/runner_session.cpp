@@ -7,11 +7,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 #include <judge_harness/protocol.hpp>
 #include <optional>
 #include <random>
@@ -47,7 +47,8 @@ std::string describe_exit(const ExitStatus& status) {
 // The kept head of the output, and how much was dropped after it.
 std::string with_dropped_note(const CapturedOutput& printed) {
   if (printed.total <= printed.head.size()) return printed.head;
-  return fmt::format("{}\n[... {} more bytes of output discarded]\n", printed.head, printed.total - printed.head.size());
+  return fmt::format("{}\n[... {} more bytes of output discarded]\n", printed.head,
+                     printed.total - printed.head.size());
 }
 
 std::vector<std::string> runner_environment(const std::string& scratch_dir, const RunnerLimits& limits) {
@@ -174,8 +175,10 @@ class RunnerSession::Exchange {
 
   void send_some() {
     ssize_t n = send(session_.channel_, outgoing_.data() + sent_, outgoing_.size() - sent_, MSG_NOSIGNAL);
-    if (n > 0) sent_ += static_cast<std::size_t>(n);
-    else if (n < 0 && errno != EAGAIN && errno != EINTR) channel_closed_ = true;
+    if (n > 0)
+      sent_ += static_cast<std::size_t>(n);
+    else if (n < 0 && errno != EAGAIN && errno != EINTR)
+      channel_closed_ = true;
   }
 
   std::optional<CallResult> receive_available() {
@@ -275,8 +278,10 @@ bool RunnerSession::start(std::string* error) {
     std::string unused;  // a cgroup that cannot be made now falls back like a missing one
     if (std::optional<CgroupLocation> parent = memory_cgroup_parent())
       cgroup_ = MemoryCgroup::create(*parent, limits_.memory_bytes, &unused);
-    if (cgroup_) spec.cgroup_procs_fd = cgroup_->procs_fd();
-    else if (limits_.address_space_limit) spec.address_space_bytes = limits_.memory_bytes;
+    if (cgroup_)
+      spec.cgroup_procs_fd = cgroup_->procs_fd();
+    else if (limits_.address_space_limit)
+      spec.address_space_bytes = limits_.memory_bytes;
   }
   spec.cpu_seconds = limits_.cpu_seconds;
   spec.file_size_bytes = limits_.file_size_bytes;

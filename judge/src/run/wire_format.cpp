@@ -5,8 +5,8 @@
 
 #include <bit>
 #include <cstring>
-#include <limits>
 #include <judge_harness/protocol.hpp>
+#include <limits>
 
 namespace judge {
 using nlohmann::json;

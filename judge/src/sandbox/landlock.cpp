@@ -8,10 +8,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fmt/format.h>
 
 namespace judge {
 namespace {
@@ -31,7 +31,8 @@ constexpr std::uint64_t kNetBindTcp = 1ull << 0;
 constexpr std::uint64_t kNetConnectTcp = 1ull << 1;
 constexpr std::uint64_t kScopeAbstractUnix = 1ull << 0;
 constexpr std::uint64_t kScopeSignal = 1ull << 1;
-constexpr std::uint64_t kFsRead = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+constexpr std::uint64_t kFsRead =
+    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
 // The rights that apply to a file rather than a directory.
 constexpr std::uint64_t kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |
                                       LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate | kFsIoctlDev;
@@ -69,8 +70,7 @@ int probe_landlock(std::string* missing) {
 
 namespace sandbox_child {
 
-int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write,
-                       const char* executable) {
+int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write, const char* executable) {
   RulesetAttr attr{handled_fs(landlock_abi), 0, 0};
   std::size_t size = sizeof(std::uint64_t);
   if (landlock_abi >= 4) attr.handled_access_net = kNetBindTcp | kNetConnectTcp, size = 2 * sizeof(std::uint64_t);
@@ -81,8 +81,8 @@ int filesystem_ruleset(int landlock_abi, const char* const* read_only, const cha
   for (const char* const* path = read_only; *path && ok; ++path)
     ok = add_rule(ruleset, *path, kFsRead, attr.handled_access_fs);
   ok = ok && add_rule(ruleset, read_write, attr.handled_access_fs, attr.handled_access_fs);
-  ok = ok && add_rule(ruleset, executable, LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE,
-                      attr.handled_access_fs);
+  ok = ok &&
+       add_rule(ruleset, executable, LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE, attr.handled_access_fs);
   if (!ok) {
     int error = errno;
     close(ruleset);

@@ -21,8 +21,7 @@ namespace sandbox_child {
 // beneath `read_write`, read and execute of `executable`, no TCP (ABI 4),
 // no signals or abstract sockets leaving the sandbox (ABI 6). -1 (errno
 // set) on failure.
-int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write,
-                       const char* executable);
+int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write, const char* executable);
 // Sets no_new_privs and applies the ruleset, closing it; false (errno set)
 // on failure.
 bool enforce_ruleset(int ruleset);

@@ -6,15 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <sstream>
 #include <vector>
 
@@ -41,8 +41,10 @@ std::string unescape_mount_field(const std::string& field) {
       int value = 0;
       bool octal = true;
       for (std::size_t j = 1; j <= 3; ++j) {
-        if (field[i + j] < '0' || field[i + j] > '7') octal = false;
-        else value = value * 8 + (field[i + j] - '0');
+        if (field[i + j] < '0' || field[i + j] > '7')
+          octal = false;
+        else
+          value = value * 8 + (field[i + j] - '0');
       }
       if (octal) {
         out += static_cast<char>(value);
@@ -182,9 +184,10 @@ std::string probe(const CgroupLocation& location) {
       // systemd scope made for it), it moves into a child and tries again.
       if (busy) {
         if (!only_this_process_in(directory))
-          return fmt::format("{} holds other processes besides the judge, so its memory controller cannot be "
-                             "enabled for children; run the judge in a cgroup of its own (see docs/sandbox.md)",
-                             location.directory);
+          return fmt::format(
+              "{} holds other processes besides the judge, so its memory controller cannot be "
+              "enabled for children; run the judge in a cgroup of its own (see docs/sandbox.md)",
+              location.directory);
         fs::path own = directory / fmt::format("judge-{}-judge", getpid());
         if (mkdir(own.c_str(), 0755) != 0 && errno != EEXIST)
           return fmt::format("mkdir {}: {}", own.string(), std::strerror(errno));
@@ -215,8 +218,8 @@ CgroupCandidates find_memory_cgroups(const std::string& mountinfo, const std::st
     bool memory_v1 = has_word(controllers, "memory", ',');
     if (!unified && !memory_v1) continue;
     for (const Mount& mount : mounts) {
-      bool matches = unified ? mount.type == "cgroup2"
-                             : mount.type == "cgroup" && has_word(mount.super_options, "memory", ',');
+      bool matches =
+          unified ? mount.type == "cgroup2" : mount.type == "cgroup" && has_word(mount.super_options, "memory", ',');
       if (!matches) continue;
       std::optional<std::string> directory = directory_of(mount, path);
       if (!directory) continue;
@@ -231,7 +234,8 @@ CgroupCandidates find_memory_cgroups(const std::string& mountinfo, const std::st
 const MemoryCgroupSupport& memory_cgroup_support() {
   static const MemoryCgroupSupport support = [] {
     MemoryCgroupSupport out;
-    CgroupCandidates candidates = find_memory_cgroups(read_text("/proc/self/mountinfo"), read_text("/proc/self/cgroup"));
+    CgroupCandidates candidates =
+        find_memory_cgroups(read_text("/proc/self/mountinfo"), read_text("/proc/self/cgroup"));
     std::vector<std::string> reasons;
     for (const std::optional<CgroupLocation>& candidate : {candidates.v2, candidates.v1}) {
       if (!candidate) continue;
@@ -281,7 +285,8 @@ std::unique_ptr<MemoryCgroup> MemoryCgroup::create(const CgroupLocation& parent,
   cgroup->directory_ = directory;  // from here the destructor removes it
   const fs::path dir = directory;
   if (!fs::exists(dir / limit_file(parent.version))) {
-    *error = fmt::format("{} has no {}: the memory controller is not enabled there", directory, limit_file(parent.version));
+    *error =
+        fmt::format("{} has no {}: the memory controller is not enabled there", directory, limit_file(parent.version));
     return nullptr;
   }
   if (!write_text(dir / limit_file(parent.version), std::to_string(limit_bytes), error)) return nullptr;
@@ -312,7 +317,8 @@ MemoryCgroup::~MemoryCgroup() {
 
 bool MemoryCgroup::out_of_memory() const {
   const fs::path dir = directory_;
-  if (version_ == CgroupVersion::kV2) return cgroup_key_value(read_text(dir / "memory.events"), "oom_kill").value_or(0) > 0;
+  if (version_ == CgroupVersion::kV2)
+    return cgroup_key_value(read_text(dir / "memory.events"), "oom_kill").value_or(0) > 0;
   // Kernels before 4.13 do not count kills; then any failure to charge a page.
   std::optional<std::uint64_t> kills = cgroup_key_value(read_text(dir / "memory.oom_control"), "oom_kill");
   if (kills) return *kills > 0;

@@ -11,12 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <utility>
-#include <fmt/format.h>
 
 #include "sandbox/identity.hpp"
 #include "sandbox/landlock.hpp"
@@ -224,8 +224,8 @@ ExitStatus to_exit_status(int status, const rusage& usage) {
   out.exited = WIFEXITED(status);
   out.code = out.exited ? WEXITSTATUS(status) : 0;
   out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  out.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
-                    usage.ru_stime.tv_usec / 1e6;
+  out.cpu_seconds =
+      usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
   out.max_rss_kb = usage.ru_maxrss;
   return out;
 }
@@ -318,7 +318,9 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   if (n > 0) {
     child->wait();
     failure.call[sizeof failure.call - 1] = '\0';
-    std::string subject = std::string(failure.call) == "chdir" ? spec.working_dir : spec.argv.empty() ? "" : spec.argv[0];
+    std::string subject = std::string(failure.call) == "chdir" ? spec.working_dir
+                          : spec.argv.empty()                  ? ""
+                                                               : spec.argv[0];
     *error = fmt::format("{} {}: {} (in the child, before exec)", failure.call, subject,
                          n == static_cast<ssize_t>(sizeof failure) ? std::strerror(failure.error) : "unknown error");
     return nullptr;
@@ -404,8 +406,10 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buffer[65536];
       ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
-      if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
-      else if (n == 0 || errno != EAGAIN) (i == 0 ? out_open : err_open) = false;
+      if (n > 0)
+        output.append(buffer, static_cast<std::size_t>(n));
+      else if (n == 0 || errno != EAGAIN)
+        (i == 0 ? out_open : err_open) = false;
     }
   }
   result.status = child->wait();

@@ -20,12 +20,12 @@
 namespace judge {
 
 struct SpawnSpec {
-  std::vector<std::string> argv;  // argv[0] is the program; looked up in PATH when it has no '/'
-  std::vector<std::string> env;   // the child's whole environment
-  std::string working_dir;        // empty: inherit
-  int channel_fd = -1;            // when >= 0, becomes the child's descriptor 3
+  std::vector<std::string> argv;          // argv[0] is the program; looked up in PATH when it has no '/'
+  std::vector<std::string> env;           // the child's whole environment
+  std::string working_dir;                // empty: inherit
+  int channel_fd = -1;                    // when >= 0, becomes the child's descriptor 3
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; 0: unlimited
-  int cgroup_procs_fd = -1;  // when >= 0, the child moves itself into that cgroup first
+  int cgroup_procs_fd = -1;               // when >= 0, the child moves itself into that cgroup first
   int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
   // Sandboxed children get what sandbox_support() allows: PID and network
@@ -38,10 +38,10 @@ struct SpawnSpec {
 
 // How a child ended.
 struct ExitStatus {
-  bool exited = false;    // exited normally with `code`
+  bool exited = false;  // exited normally with `code`
   int code = 0;
-  int signal = 0;         // killed by this signal (when !exited)
-  double cpu_seconds = 0; // user + system, from the kernel
+  int signal = 0;          // killed by this signal (when !exited)
+  double cpu_seconds = 0;  // user + system, from the kernel
   long max_rss_kb = 0;
 };
 

@@ -1,8 +1,8 @@
 // The protections `judge doctor` lists.
 #include "sandbox/protections.hpp"
 
-#include <cstdlib>
 #include <fmt/format.h>
+#include <cstdlib>
 
 #include "sandbox/memory_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
@@ -22,8 +22,9 @@ ProtectionReport memory_protection() {
                                                                     : "cgroup v1 memory.limit_in_bytes",
                         memory.parent.directory)};
   return {"memory cgroup", false,
-          memory.missing + "; RLIMIT_AS at the problem's limit instead (not under --sanitize, where "
-                           "AddressSanitizer's own allocation and resident-memory limits apply)"};
+          memory.missing +
+              "; RLIMIT_AS at the problem's limit instead (not under --sanitize, where "
+              "AddressSanitizer's own allocation and resident-memory limits apply)"};
 }
 
 std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
@@ -57,7 +58,8 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
 std::vector<ProtectionReport> describe_protections() {
   std::vector<ProtectionReport> out = isolation_protections(sandbox_support());
   out.push_back(memory_protection());
-  out.push_back({"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
+  out.push_back(
+      {"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
   out.push_back({"output", true, "stdout/stderr drained by the judge; 16 KiB per case kept, the rest discarded"});
   out.push_back({"files", true, "RLIMIT_FSIZE 16 MiB; the scratch directory is removed after the run"});
   out.push_back({"descriptors and environment", true, "only 0, 1, 2 and the judge's channel; a clean environment"});

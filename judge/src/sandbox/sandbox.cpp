@@ -6,10 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fmt/format.h>
 
 #include "sandbox/landlock.hpp"
 
@@ -59,8 +59,9 @@ const SandboxSupport& sandbox_support() {
 
 SandboxPaths default_sandbox_paths(const std::string& scratch_dir, const std::string& executable) {
   SandboxPaths paths;
-  paths.read_only = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/ld.so.cache", "/etc/localtime",
-                     "/proc", "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/sys/devices/system/cpu"};
+  paths.read_only = {
+      "/usr",  "/lib",      "/lib64",    "/lib32",       "/bin",        "/etc/ld.so.cache",       "/etc/localtime",
+      "/proc", "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/sys/devices/system/cpu"};
   paths.read_write = scratch_dir;
   paths.executable = executable;
   return paths;

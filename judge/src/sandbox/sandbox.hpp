@@ -25,7 +25,7 @@ struct SandboxSupport {
   bool namespaces = false;      // new PID and network namespaces for each runner
   bool user_namespace = false;  // needed for them when not root
   std::string namespaces_missing;
-  int landlock_abi = 0;         // 0: unavailable
+  int landlock_abi = 0;  // 0: unavailable
   std::string landlock_missing;
   bool drop_to_nobody = false;  // the judge runs as root
 };

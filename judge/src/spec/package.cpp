@@ -1,10 +1,10 @@
 // Package paths and finding a problem by slug.
 #include "spec/package.hpp"
 
-#include <algorithm>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <filesystem>
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -41,7 +41,8 @@ Problem load_problem_by_slug(const Paths& paths, const std::string& slug, const 
 std::vector<std::string> problem_slugs(const std::string& problems_dir) {
   std::vector<std::string> slugs;
   std::error_code error;
-  for (auto it = fs::directory_iterator(problems_dir, error); !error && it != fs::directory_iterator(); it.increment(error))
+  for (auto it = fs::directory_iterator(problems_dir, error); !error && it != fs::directory_iterator();
+       it.increment(error))
     if (fs::is_regular_file(it->path() / "problem.yaml")) slugs.push_back(it->path().filename().string());
   std::sort(slugs.begin(), slugs.end());
   return slugs;

@@ -1,10 +1,10 @@
 // Loading problem.yaml and the hidden case files.
 #include "spec/problem.hpp"
 
-#include <algorithm>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <filesystem>
 #include <regex>
 #include <set>
 
@@ -18,8 +18,9 @@ namespace {
 ValueType read_type(const YAML::Node& node, const std::string& file, const std::string& key) {
   std::string name = read_string(node, file, key);
   if (auto type = value_type_from_name(name)) return *type;
-  fail_at(file, node,
-          fmt::format("key '{}': unknown type '{}'; expected one of: {}", key, name, fmt::join(value_type_names(), ", ")));
+  fail_at(
+      file, node,
+      fmt::format("key '{}': unknown type '{}'; expected one of: {}", key, name, fmt::join(value_type_names(), ", ")));
 }
 
 Tolerance read_tolerance(const YAML::Node& node, const std::string& file, Tolerance base) {
@@ -45,8 +46,8 @@ Operation read_op(const std::string& name, const YAML::Node& node, const std::st
 }
 
 // The case's name, note, op and check.
-void read_case_header(const MapReader& reader, const std::string& file, const Problem& problem,
-                      const CaseRules& rules, TestCase* test) {
+void read_case_header(const MapReader& reader, const std::string& file, const Problem& problem, const CaseRules& rules,
+                      TestCase* test) {
   static const std::regex kNamePattern("[a-z0-9_]+");
   test->name = reader.string("name");
   if (!std::regex_match(test->name, kNamePattern))
@@ -58,8 +59,9 @@ void read_case_header(const MapReader& reader, const std::string& file, const Pr
     fail_at(file, reader.get("op"), fmt::format("key 'op': case '{}' names no op of this problem", test->name));
   test->check = reader.string_or("check", "values");
   if (!rules.knows(test->check))
-    fail_at(file, reader.get("check"), fmt::format("key 'check': unknown check '{}'; expected one of: {}", test->check,
-                                                   fmt::join(rules.check_names(), ", ")));
+    fail_at(file, reader.get("check"),
+            fmt::format("key 'check': unknown check '{}'; expected one of: {}", test->check,
+                        fmt::join(rules.check_names(), ", ")));
   if (reader.has("check_args")) {
     YAML::Node args = reader.get("check_args");
     if (!args.IsMap()) fail_at(file, args, "key 'check_args': expected a mapping");
@@ -179,7 +181,8 @@ std::vector<std::string> hidden_case_files(const MapReader& spec, const std::str
     if (!list.IsSequence()) fail_at(file, list, "key 'hidden': expected a list of case files");
     for (const auto& item : list) {
       std::string path = (fs::path(problem_dir) / read_string(item, file, "hidden")).string();
-      if (!fs::is_regular_file(path)) fail_at(file, item, fmt::format("key 'hidden': no such file '{}'", item.Scalar()));
+      if (!fs::is_regular_file(path))
+        fail_at(file, item, fmt::format("key 'hidden': no such file '{}'", item.Scalar()));
       files.push_back(path);
     }
   } else if (fs::is_directory(fs::path(problem_dir) / "hidden")) {
@@ -211,9 +214,9 @@ Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
   problem.spec_file = (fs::path(problem_dir) / "problem.yaml").string();
   const std::string& file = problem.spec_file;
   YAML::Node root = load_yaml_file(file);
-  MapReader spec(root, file, "problem",
-                 {"title", "order", "statement", "signature", "ops", "limits", "tolerance", "margin", "samples",
-                  "hidden"});
+  MapReader spec(
+      root, file, "problem",
+      {"title", "order", "statement", "signature", "ops", "limits", "tolerance", "margin", "samples", "hidden"});
   read_problem_header(spec, file, &problem);
   if (spec.has("margin")) problem.margin = read_margin(spec.get("margin"), file, problem);
   problem.samples = read_cases(spec.require("samples"), file, problem, /*hidden=*/false, rules);
@@ -233,7 +236,8 @@ Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
 
 std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules) {
   std::vector<Problem> problems;
-  if (!fs::is_directory(problems_dir)) throw SpecError{fmt::format("{}: no such directory", display_path(problems_dir))};
+  if (!fs::is_directory(problems_dir))
+    throw SpecError{fmt::format("{}: no such directory", display_path(problems_dir))};
   for (const auto& entry : fs::directory_iterator(problems_dir))
     if (fs::is_regular_file(entry.path() / "problem.yaml"))
       problems.push_back(load_problem(entry.path().string(), rules));

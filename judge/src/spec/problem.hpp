@@ -33,10 +33,10 @@ struct Place {
 
 struct TestCase {
   std::string name;
-  std::string note;       // what the case tests
+  std::string note;  // what the case tests
   bool hidden = false;
   std::string op;
-  nlohmann::json input;   // a map of argument name to value (generators already expanded)
+  nlohmann::json input;                  // a map of argument name to value (generators already expanded)
   std::optional<nlohmann::json> expect;  // absent: computed with the reference
   bool expects_invalid_argument = false;
   std::string check = "values";
@@ -50,7 +50,7 @@ struct TestCase {
 // How far an input must stay from the problem's decision boundaries (e.g.
 // a top-p prefix sum from p), measured by a trusted op of the adapter.
 struct MarginRule {
-  std::string op;                // returns the input's distance from the nearest boundary
+  std::string op;  // returns the input's distance from the nearest boundary
   double min = 0;
   std::vector<std::string> applies_to;  // ops whose cases are measured
 };

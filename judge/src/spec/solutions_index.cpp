@@ -1,8 +1,8 @@
 // Loading solutions.yaml.
 #include "spec/solutions_index.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 
 #include "spec/yaml_reader.hpp"
 #include "util/text.hpp"
@@ -30,8 +30,8 @@ std::optional<SolutionsIndex> load_solutions_index(const Package& package) {
     YAML::Node items = index.get(key);
     if (!items.IsSequence()) fail_at(file, items, fmt::format("key '{}': expected a list of solutions", key));
     for (const auto& item : items) {
-      std::vector<std::string> allowed = wrong ? std::vector<std::string>{"file", "verdict", "mistake"}
-                                               : std::vector<std::string>{"file", "note"};
+      std::vector<std::string> allowed =
+          wrong ? std::vector<std::string>{"file", "verdict", "mistake"} : std::vector<std::string>{"file", "note"};
       MapReader entry(item, file, wrong ? "a wrong solution" : "an accepted solution", allowed);
       KnownSolution solution;
       solution.file = existing(entry.require("file"), "file");
@@ -43,7 +43,8 @@ std::optional<SolutionsIndex> load_solutions_index(const Package& package) {
         if (!parsed || *parsed == Verdict::kAccepted)
           fail_at(file, entry.get("verdict"),
                   fmt::format("key 'verdict': expected wrong_answer, runtime_error, time_limit_exceeded, "
-                              "memory_limit_exceeded or compile_error, got '{}'", verdict));
+                              "memory_limit_exceeded or compile_error, got '{}'",
+                              verdict));
         solution.verdict = *parsed;
         solution.note = entry.string("mistake");
       } else {

@@ -6,9 +6,9 @@
 namespace judge {
 namespace {
 const std::vector<std::pair<std::string, ValueType>> kTypeNames = {
-    {"number", ValueType::kNumber}, {"integer", ValueType::kInteger}, {"seed", ValueType::kSeed},
-    {"doubles", ValueType::kDoubles}, {"ints", ValueType::kInts},     {"seeds", ValueType::kSeeds},
-    {"matrix", ValueType::kMatrix}, {"bool", ValueType::kBool},       {"string", ValueType::kString},
+    {"number", ValueType::kNumber},   {"integer", ValueType::kInteger}, {"seed", ValueType::kSeed},
+    {"doubles", ValueType::kDoubles}, {"ints", ValueType::kInts},       {"seeds", ValueType::kSeeds},
+    {"matrix", ValueType::kMatrix},   {"bool", ValueType::kBool},       {"string", ValueType::kString},
     {"any", ValueType::kAny}};
 }  // namespace
 

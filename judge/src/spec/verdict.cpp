@@ -3,9 +3,8 @@
 
 namespace judge {
 namespace {
-constexpr Verdict kAllVerdicts[] = {Verdict::kAccepted,          Verdict::kWrongAnswer,
-                                    Verdict::kRuntimeError,      Verdict::kTimeLimitExceeded,
-                                    Verdict::kMemoryLimitExceeded, Verdict::kCompileError};
+constexpr Verdict kAllVerdicts[] = {Verdict::kAccepted,          Verdict::kWrongAnswer,         Verdict::kRuntimeError,
+                                    Verdict::kTimeLimitExceeded, Verdict::kMemoryLimitExceeded, Verdict::kCompileError};
 }  // namespace
 
 std::string verdict_name(Verdict verdict) {

@@ -43,7 +43,7 @@ struct ProblemResult {
   std::string problem;
   std::string solution;  // the judged file, for people
   Verdict verdict = Verdict::kAccepted;
-  std::string message;   // compile errors and other whole-problem failures
+  std::string message;  // compile errors and other whole-problem failures
   std::vector<TestResult> tests;
   bool from_cache = false;  // answered by the result cache: nothing was run
 };

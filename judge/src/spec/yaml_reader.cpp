@@ -1,13 +1,13 @@
 // Strict YAML reading with file:line:column errors.
 #include "spec/yaml_reader.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <limits>
 
 #include "util/text.hpp"
@@ -36,8 +36,8 @@ YAML::Node load_yaml_file(const std::string& path) {
   } catch (const YAML::BadFile&) {
     throw SpecError{fmt::format("{}: cannot read the file", display_path(path))};
   } catch (const YAML::ParserException& e) {
-    throw SpecError{fmt::format("{}:{}:{}: YAML syntax error: {}", display_path(path), e.mark.line + 1,
-                                e.mark.column + 1, e.msg)};
+    throw SpecError{
+        fmt::format("{}:{}:{}: YAML syntax error: {}", display_path(path), e.mark.line + 1, e.mark.column + 1, e.msg)};
   }
 }
 
@@ -122,7 +122,8 @@ double read_number(const YAML::Node& node, const std::string& file, const std::s
   // inf: insist on YAML's spelling for infinities.
   bool plain = text.find_first_of("iInNxX") == std::string::npos;
   bool overflow = errno == ERANGE && std::isinf(value);
-  if (text.empty() || *end != '\0' || !plain || overflow) expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
+  if (text.empty() || *end != '\0' || !plain || overflow)
+    expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
   return value;
 }
 

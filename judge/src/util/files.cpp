@@ -3,9 +3,9 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <atomic>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 

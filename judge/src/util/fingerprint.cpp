@@ -3,9 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
-#include <fmt/format.h>
 #include <regex>
 #include <set>
 #include <sstream>

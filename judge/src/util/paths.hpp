@@ -6,15 +6,15 @@
 namespace judge {
 
 struct Paths {
-  std::string root;             // holds problems/, solutions/, harness/
+  std::string root;  // holds problems/, solutions/, harness/
   std::string problems_dir;
   std::string solutions_dir;
   std::string harness_include;  // harness/include
   std::string adapters_dir;     // harness/problems
   std::string harness_library;  // the prebuilt libjudge_harness.a
   std::string eigen_include;
-  std::string cache_dir;        // compiled runners
-  std::string workspace_dir;    // the learner's files
+  std::string cache_dir;      // compiled runners
+  std::string workspace_dir;  // the learner's files
 
   // The installed layout, overridable by environment variables:
   // JUDGE_ROOT (a copy of the repository's problem data), JUDGE_CACHE_DIR,

@@ -9,10 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
-                                           const std::vector<int>& prompt,
-                                           int beam_width, int max_new_tokens,
-                                           int eos_id, double length_penalty) {
+inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs, const std::vector<int>& prompt,
+                                           int beam_width, int max_new_tokens, int eos_id, double length_penalty) {
   if (beam_width <= 0 || max_new_tokens <= 0) throw std::invalid_argument("beam_search: bad arguments");
 
   struct Node {
@@ -55,8 +53,10 @@ inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
     std::vector<int> next;
     for (int rank = 0; rank < static_cast<int>(cands.size()) && static_cast<int>(next.size()) < beam_width; ++rank) {
       const int node = cands[rank].node;
-      if (nodes[node].token != eos_id) next.push_back(node);
-      else if (rank < beam_width) finished.push_back(node);
+      if (nodes[node].token != eos_id)
+        next.push_back(node);
+      else if (rank < beam_width)
+        finished.push_back(node);
     }
     live.swap(next);
   }

@@ -10,10 +10,8 @@
 #include <utility>
 #include <vector>
 
-inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
-                                           const std::vector<int>& prompt,
-                                           int beam_width, int max_new_tokens,
-                                           int eos_id, double length_penalty) {
+inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs, const std::vector<int>& prompt,
+                                           int beam_width, int max_new_tokens, int eos_id, double length_penalty) {
   if (!(beam_width >= 1 && max_new_tokens >= 1)) throw std::invalid_argument("invalid beam search arguments");
   using Key = std::pair<double, std::vector<int>>;  // (-log_prob, tokens)
   std::vector<Key> live{{0.0, {}}};
@@ -36,8 +34,10 @@ inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
     std::vector<Key> next;
     long rank = 0;
     for (auto it = ranked.begin(); it != ranked.end() && static_cast<int>(next.size()) < beam_width; ++it, ++rank) {
-      if (it->second.back() != eos_id) next.push_back(*it);
-      else if (rank < beam_width) finished.push_back(*it);
+      if (it->second.back() != eos_id)
+        next.push_back(*it);
+      else if (rank < beam_width)
+        finished.push_back(*it);
     }
     live = std::move(next);
   }

@@ -13,10 +13,8 @@
 #include <tuple>
 #include <vector>
 
-inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
-                                           const std::vector<int>& prompt,
-                                           int beam_width, int max_new_tokens,
-                                           int eos_id, double length_penalty) {
+inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs, const std::vector<int>& prompt,
+                                           int beam_width, int max_new_tokens, int eos_id, double length_penalty) {
   if (beam_width < 1) throw std::invalid_argument("beam_width must be >= 1");
   if (max_new_tokens < 1) throw std::invalid_argument("max_new_tokens must be >= 1");
 
@@ -51,8 +49,10 @@ inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
     for (std::size_t rank = 0; rank < needed && next.size() < static_cast<std::size_t>(beam_width); ++rank) {
       Beam b{live[cands[rank].parent].tokens, cands[rank].log_prob};
       b.tokens.push_back(cands[rank].token);
-      if (cands[rank].token != eos_id) next.push_back(std::move(b));
-      else if (rank < static_cast<std::size_t>(beam_width)) done.push_back(std::move(b));
+      if (cands[rank].token != eos_id)
+        next.push_back(std::move(b));
+      else if (rank < static_cast<std::size_t>(beam_width))
+        done.push_back(std::move(b));
     }
     live = std::move(next);
   }

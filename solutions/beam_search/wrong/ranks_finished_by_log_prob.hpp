@@ -9,10 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs,
-                                           const std::vector<int>& prompt,
-                                           int beam_width, int max_new_tokens,
-                                           int eos_id, double length_penalty) {
+inline std::vector<Hypothesis> beam_search(const LogProbFn& next_log_probs, const std::vector<int>& prompt,
+                                           int beam_width, int max_new_tokens, int eos_id, double length_penalty) {
   if (beam_width < 1) throw std::invalid_argument("beam_search: beam_width < 1");
   if (max_new_tokens < 1) throw std::invalid_argument("beam_search: max_new_tokens < 1");
 

@@ -16,8 +16,7 @@ inline void require(bool ok, const std::string& what) {
 }
 }  // namespace kv_detail
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const int d = cache.head_dim, kv = cache.n_kv_heads;
   kv_detail::require(n_heads >= 1, "n_heads must be positive");
@@ -39,8 +38,7 @@ inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
   Eigen::VectorXd s(cache.length);
   for (int h = 0; h < n_heads; ++h) {
     const int g = h / (n_heads / kv);
-    for (int j = 0; j < cache.length; ++j)
-      s(j) = scale * cache.keys.row(j).segment(g * d, d).dot(q.segment(h * d, d));
+    for (int j = 0; j < cache.length; ++j) s(j) = scale * cache.keys.row(j).segment(g * d, d).dot(q.segment(h * d, d));
     const double m = s.maxCoeff();
     const double lse = m + std::log((s.array() - m).exp().sum());
     for (int j = 0; j < cache.length; ++j)

@@ -9,16 +9,14 @@
 #include <limits>
 #include <stdexcept>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const int d = cache.head_dim;
   const int kv = cache.n_kv_heads;
   const bool heads_ok = n_heads > 0 && n_heads % kv == 0;
   if (!heads_ok) throw std::invalid_argument("bad head counts");
   const Eigen::Index width = static_cast<Eigen::Index>(kv) * d;
-  if (q.size() != static_cast<Eigen::Index>(n_heads) * d || k.size() != width ||
-      v.size() != width)
+  if (q.size() != static_cast<Eigen::Index>(n_heads) * d || k.size() != width || v.size() != width)
     throw std::invalid_argument("bad vector size");
   if (cache.length >= cache.capacity) throw std::invalid_argument("full cache");
 

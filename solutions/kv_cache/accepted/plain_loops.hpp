@@ -9,8 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const long kv_heads = cache.n_kv_heads;
   const long d = cache.head_dim;

@@ -7,8 +7,7 @@
 #include <limits>
 #include <vector>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const int n_kv = cache.n_kv_heads, d = cache.head_dim;
   const int t = cache.length;

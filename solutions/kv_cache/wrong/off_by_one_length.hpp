@@ -8,13 +8,11 @@
 #include <limits>
 #include <stdexcept>
 
-inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& k,
+inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                                       const Eigen::VectorXd& v, int n_heads) {
   const int n_kv = cache.n_kv_heads, d = cache.head_dim;
   if (n_heads <= 0 || n_heads % n_kv != 0) throw std::invalid_argument("head counts");
-  if (q.size() != n_heads * d || k.size() != n_kv * d || v.size() != n_kv * d)
-    throw std::invalid_argument("sizes");
+  if (q.size() != n_heads * d || k.size() != n_kv * d || v.size() != n_kv * d) throw std::invalid_argument("sizes");
   if (cache.length >= cache.capacity) throw std::invalid_argument("cache full");
   cache.keys.row(cache.length) = k.transpose();
   cache.values.row(cache.length) = v.transpose();

@@ -11,9 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> apply_repetition_penalty(
-    const std::vector<double>& logits, const std::vector<int>& generated_ids,
-    double penalty) {
+inline std::vector<double> apply_repetition_penalty(const std::vector<double>& logits,
+                                                    const std::vector<int>& generated_ids, double penalty) {
   if (!(penalty > 0.0) || !std::isfinite(penalty)) {
     throw std::invalid_argument("penalty must be positive and finite");
   }

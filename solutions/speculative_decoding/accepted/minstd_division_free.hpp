@@ -10,10 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   const long k = static_cast<long>(draft_tokens.size());
   const long v = target_probs.cols();
   if (target_probs.rows() != k + 1) throw std::invalid_argument("target_probs must be (K+1) x V");

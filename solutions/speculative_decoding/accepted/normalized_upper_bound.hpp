@@ -12,10 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   const int k = static_cast<int>(draft_tokens.size());
   if (target_probs.rows() != k + 1) throw std::invalid_argument("need K + 1 target rows");
   const int v = static_cast<int>(target_probs.cols());

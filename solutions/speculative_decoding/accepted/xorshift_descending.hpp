@@ -47,10 +47,8 @@ inline int draw_descending(std::vector<double> weights, XorShift64Star& rng) {
 }
 }  // namespace xorshift_detail
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   const std::size_t k = draft_tokens.size();
   const Eigen::Index v = target_probs.cols();
   const bool shapes_ok = target_probs.rows() == static_cast<Eigen::Index>(k) + 1 &&
@@ -72,7 +70,8 @@ inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
     }
     std::vector<double> residual(static_cast<std::size_t>(v));
     for (Eigen::Index t = 0; t < v; ++t)
-      residual[t] = std::max(0.0, target_probs(static_cast<Eigen::Index>(i), t) - draft_probs(static_cast<Eigen::Index>(i), t));
+      residual[t] =
+          std::max(0.0, target_probs(static_cast<Eigen::Index>(i), t) - draft_probs(static_cast<Eigen::Index>(i), t));
     out.push_back(xorshift_detail::draw_descending(residual, rng));
     return out;
   }

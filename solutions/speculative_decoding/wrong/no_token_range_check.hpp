@@ -27,10 +27,8 @@ inline int draw(const Eigen::VectorXd& weights, std::mt19937_64& rng) {
 }
 }  // namespace speculative_detail
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   const Eigen::Index k = static_cast<Eigen::Index>(draft_tokens.size());
   const Eigen::Index vocab = target_probs.cols();
   if (target_probs.rows() != k + 1)

@@ -28,10 +28,8 @@ inline int draw(const Eigen::VectorXd& weights, std::mt19937_64& rng) {
 }
 }  // namespace speculative_detail
 
-inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
-                                           const Eigen::MatrixXd& draft_probs,
-                                           const Eigen::MatrixXd& target_probs,
-                                           std::uint64_t seed) {
+inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                           const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   const Eigen::Index k = static_cast<Eigen::Index>(draft_tokens.size());
   const Eigen::Index vocab = target_probs.cols();
   if (target_probs.rows() != k + 1)
@@ -39,8 +37,7 @@ inline std::vector<int> speculative_accept(const std::vector<int>& draft_tokens,
   if (draft_probs.rows() != k || draft_probs.cols() != vocab)
     throw std::invalid_argument("speculative_accept: draft_probs must be K x V");
   for (int token : draft_tokens)
-    if (token < 0 || token >= vocab)
-      throw std::invalid_argument("speculative_accept: a draft token is outside [0, V)");
+    if (token < 0 || token >= vocab) throw std::invalid_argument("speculative_accept: a draft token is outside [0, V)");
 
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);

@@ -7,10 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
-  if (std::isnan(temperature) || temperature <= 0.0 ||
-      std::isinf(temperature)) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
+  if (std::isnan(temperature) || temperature <= 0.0 || std::isinf(temperature)) {
     throw std::invalid_argument("temperature must be positive and finite");
   }
   if (logits.empty()) throw std::invalid_argument("empty logits");

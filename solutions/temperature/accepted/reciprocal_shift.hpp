@@ -8,10 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
-  if (std::fpclassify(temperature) == FP_NAN ||
-      std::fpclassify(temperature) == FP_INFINITE || temperature <= 0.0) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
+  if (std::fpclassify(temperature) == FP_NAN || std::fpclassify(temperature) == FP_INFINITE || temperature <= 0.0) {
     throw std::invalid_argument("temperature must be a positive number");
   }
   if (logits.empty()) throw std::invalid_argument("no logits");
@@ -19,8 +17,7 @@ inline std::vector<double> softmax_with_temperature(
   const double lowest = -std::numeric_limits<double>::infinity();
   std::size_t argmax = logits.size();
   for (std::size_t i = 0; i < logits.size(); ++i) {
-    if (logits[i] != lowest &&
-        (argmax == logits.size() || logits[i] > logits[argmax])) {
+    if (logits[i] != lowest && (argmax == logits.size() || logits[i] > logits[argmax])) {
       argmax = i;
     }
   }

@@ -8,10 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
-  if (!(temperature > 0.0 &&
-        temperature < std::numeric_limits<double>::infinity())) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
+  if (!(temperature > 0.0 && temperature < std::numeric_limits<double>::infinity())) {
     throw std::invalid_argument("temperature must be in (0, inf)");
   }
   const std::size_t n = logits.size();

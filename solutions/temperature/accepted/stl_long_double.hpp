@@ -10,8 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   if (!std::isfinite(temperature) || temperature <= 0.0) {
     throw std::invalid_argument("bad temperature");
   }
@@ -24,8 +23,7 @@ inline std::vector<double> softmax_with_temperature(
   weights.reserve(logits.size());
   std::transform(logits.begin(), logits.end(), std::back_inserter(weights),
                  [&](double z) { return std::exp((z - m) / temperature); });
-  const long double total =
-      std::accumulate(weights.begin(), weights.end(), 0.0L);
+  const long double total = std::accumulate(weights.begin(), weights.end(), 0.0L);
   std::transform(weights.begin(), weights.end(), weights.begin(),
                  [&](double w) { return static_cast<double>(w / total); });
   return weights;

@@ -20,8 +20,7 @@ inline double largest_finite(const std::vector<double>& logits) {
 }
 }  // namespace temperature_max_inside_loop
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   if (!(temperature > 0.0) || !std::isfinite(temperature)) {
     throw std::invalid_argument("temperature must be positive and finite");
   }

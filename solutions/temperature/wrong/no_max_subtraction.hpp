@@ -8,8 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   if (!(temperature > 0.0) || !std::isfinite(temperature)) {
     throw std::invalid_argument("temperature must be positive and finite");
   }

@@ -8,8 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> softmax_with_temperature(
-    const std::vector<double>& logits, double temperature) {
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
   double m = -std::numeric_limits<double>::infinity();
   for (double z : logits) {
     if (std::isfinite(z) && z > m) m = z;

@@ -11,8 +11,7 @@
 #include <utility>
 #include <vector>
 
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (k < 1) throw std::invalid_argument("k must be at least 1");
   // Sorting (-logit, id) ascending ranks by logit descending, then id.
@@ -36,8 +35,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   return probs;
 }
 
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   const std::vector<double> probs = top_k_probs(logits, k);
   // Only tokens with positive probability enter the distribution, so no
   // rounding inside the library can ever land on a zero-probability token.

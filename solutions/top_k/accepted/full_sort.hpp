@@ -12,16 +12,14 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (k < 1) throw std::invalid_argument("k must be at least 1");
   const std::size_t n = logits.size();
   std::vector<int> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
-  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
-    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-  });
+  std::sort(ids.begin(), ids.end(),
+            [&](int a, int b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); });
   const std::size_t kept = std::min(static_cast<std::size_t>(k), n);
   const double max_logit = logits[ids[0]];
   if (!std::isfinite(max_logit)) throw std::invalid_argument("no finite logit");
@@ -34,8 +32,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   return probs;
 }
 
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   const std::vector<double> probs = top_k_probs(logits, k);
   std::mt19937_64 rng(seed);
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;

@@ -18,9 +18,7 @@ inline std::vector<int> kept_ids(const std::vector<double>& logits, int k) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (k < 1) throw std::invalid_argument("k must be at least 1");
   // "a is better than b": higher logit, or equal logit and lower id.
-  auto better = [&](int a, int b) {
-    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-  };
+  auto better = [&](int a, int b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
   // With `better` as the comparator the heap's top is the worst kept token.
   std::priority_queue<int, std::vector<int>, decltype(better)> heap(better);
   for (std::size_t i = 0; i < logits.size(); ++i) {
@@ -39,8 +37,7 @@ inline std::vector<int> kept_ids(const std::vector<double>& logits, int k) {
 
 }  // namespace top_k_gumbel
 
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   const std::vector<int> ids = top_k_gumbel::kept_ids(logits, k);
   double max_logit = logits[ids.front()];
   for (int id : ids) max_logit = std::fmax(max_logit, logits[id]);
@@ -51,8 +48,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   return probs;
 }
 
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   const std::vector<double> probs = top_k_probs(logits, k);
   std::mt19937_64 rng(seed);
   int best = -1;

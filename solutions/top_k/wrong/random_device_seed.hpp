@@ -12,15 +12,13 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_k_probs(const std::vector<double>& logits,
-                                       int k) {
+inline std::vector<double> top_k_probs(const std::vector<double>& logits, int k) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (k < 1) throw std::invalid_argument("k must be at least 1");
   std::vector<int> ids(logits.size());
   std::iota(ids.begin(), ids.end(), 0);
-  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
-    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-  });
+  std::sort(ids.begin(), ids.end(),
+            [&](int a, int b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); });
   const std::size_t kept = std::min(static_cast<std::size_t>(k), ids.size());
   std::vector<double> probs(logits.size(), 0.0);
   double sum = 0.0;
@@ -31,8 +29,7 @@ inline std::vector<double> top_k_probs(const std::vector<double>& logits,
   return probs;
 }
 
-inline int top_k_sample(const std::vector<double>& logits, int k,
-                        std::uint64_t seed) {
+inline int top_k_sample(const std::vector<double>& logits, int k, std::uint64_t seed) {
   const std::vector<double> probs = top_k_probs(logits, k);
   (void)seed;
   std::mt19937_64 rng(std::random_device{}());  // bug: ignores the seed

@@ -13,8 +13,7 @@
 #include <utility>
 #include <vector>
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0) || !(p <= 1.0)) {
     throw std::invalid_argument("p must be in (0, 1]");
@@ -35,8 +34,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
     probs[i] /= sum;
     entries.emplace_back(-probs[i], static_cast<int>(i));
   }
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap(
-      std::greater<Entry>(), std::move(entries));
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap(std::greater<Entry>(), std::move(entries));
 
   std::vector<int> kept;
   double kept_mass = 0.0;
@@ -50,8 +48,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const std::vector<double> probs = top_p_probs(logits, p);
   std::mt19937_64 rng(seed);
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;

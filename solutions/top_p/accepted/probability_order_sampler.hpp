@@ -37,9 +37,7 @@ inline Nucleus nucleus(const std::vector<double>& logits, double p) {
 
   std::vector<int> order(logits.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return result.probs[a] > result.probs[b];
-  });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return result.probs[a] > result.probs[b]; });
   for (int id : order) {
     if (p < 1.0 && result.kept_mass >= p) break;
     result.kept.push_back(id);
@@ -50,22 +48,19 @@ inline Nucleus nucleus(const std::vector<double>& logits, double p) {
 
 }  // namespace top_p_by_rank
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   const top_p_by_rank::Nucleus n = top_p_by_rank::nucleus(logits, p);
   std::vector<double> result(logits.size(), 0.0);
   for (int id : n.kept) result[id] = n.probs[id] / n.kept_mass;
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const top_p_by_rank::Nucleus n = top_p_by_rank::nucleus(logits, p);
   std::mt19937_64 rng(seed);
   // Inverse CDF over the kept tokens, most likely first: the walk usually
   // stops after a few tokens.
-  const double target =
-      std::uniform_real_distribution<double>(0.0, n.kept_mass)(rng);
+  const double target = std::uniform_real_distribution<double>(0.0, n.kept_mass)(rng);
   double cumulative = 0.0;
   int last_positive = n.kept.front();
   for (int id : n.kept) {

@@ -12,8 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0 && p <= 1.0)) throw std::invalid_argument("bad p");
   const double max_logit = *std::max_element(logits.begin(), logits.end());
@@ -25,9 +24,8 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   for (double& prob : probs) prob /= sum;
   std::vector<int> order(logits.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
-  });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return probs[a] > probs[b] || (probs[a] == probs[b] && a < b); });
   std::size_t kept = 0;
   double kept_mass = 0.0;
   // Bug: tests the sum *with* the next token, so the crossing one is lost.
@@ -41,8 +39,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const std::vector<double> probs = top_p_probs(logits, p);
   std::mt19937_64 rng(seed);
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;

@@ -13,8 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0 && p <= 1.0)) throw std::invalid_argument("p must be in (0, 1]");
   const double max_logit = *std::max_element(logits.begin(), logits.end());
@@ -47,8 +46,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const std::vector<double> probs = top_p_probs(logits, p);
   std::mt19937_64 rng(seed);
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;

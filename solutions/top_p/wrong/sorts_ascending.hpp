@@ -11,8 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0 && p <= 1.0)) throw std::invalid_argument("bad p");
   const double max_logit = *std::max_element(logits.begin(), logits.end());
@@ -39,8 +38,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   const std::vector<double> probs = top_p_probs(logits, p);
   std::mt19937_64 rng(seed);
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;

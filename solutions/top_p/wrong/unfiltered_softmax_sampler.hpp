@@ -11,8 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-inline std::vector<double> top_p_probs(const std::vector<double>& logits,
-                                       double p) {
+inline std::vector<double> top_p_probs(const std::vector<double>& logits, double p) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0 && p <= 1.0)) throw std::invalid_argument("bad p");
   const double max_logit = *std::max_element(logits.begin(), logits.end());
@@ -24,9 +23,8 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   for (double& prob : probs) prob /= sum;
   std::vector<int> order(logits.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
-  });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return probs[a] > probs[b] || (probs[a] == probs[b] && a < b); });
   std::size_t kept = 0;
   double kept_mass = 0.0;
   while (kept < order.size() && kept_mass < p) {
@@ -39,8 +37,7 @@ inline std::vector<double> top_p_probs(const std::vector<double>& logits,
   return result;
 }
 
-inline int top_p_sample(const std::vector<double>& logits, double p,
-                        std::uint64_t seed) {
+inline int top_p_sample(const std::vector<double>& logits, double p, std::uint64_t seed) {
   if (logits.empty()) throw std::invalid_argument("logits is empty");
   if (!(p > 0.0 && p <= 1.0)) throw std::invalid_argument("bad p");
   const double max_logit = *std::max_element(logits.begin(), logits.end());
