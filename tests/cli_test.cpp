@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fixture_files.hpp"
 #include "run_judge.hpp"
 
 namespace judge {
@@ -19,7 +20,7 @@ using testing::JudgeRun;
 using testing::run_judge;
 
 std::string fixture(const std::string& name) {
-  return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();
+  return testing::fixture_file("temperature/" + name);
 }
 
 // Checks the shape cli.md promises and returns the parsed object.
@@ -76,24 +77,51 @@ TEST(Cli, WrongSolutionExitsOneAndNamesTheFailure) {
   EXPECT_TRUE(named) << run.out;
 }
 
-TEST(Cli, EditingAHeaderTheSolutionIncludesJudgesAgain) {
-  fs::path dir = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "helper_header";
+TEST(Cli, ASolutionIsOneFileAndEveryEditIsJudgedAgain) {
+  fs::path dir = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "one_file";
   fs::remove_all(dir);
   fs::create_directories(dir / "detail");
-  std::ofstream(dir / "solution.hpp") << "#pragma once\n#include \"detail/forward.hpp\"\n";
-  std::ofstream(dir / "detail" / "forward.hpp") << "#pragma once\n#include \"../body.hpp\"\n";
-  auto write_body = [&](const char* from) {
-    std::ofstream(dir / "body.hpp") << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / from).rdbuf();
+  std::ofstream(dir / "detail" / "body.hpp") << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").rdbuf();
+  std::ofstream(dir / "solution.hpp") << "#pragma once\n#include \"detail/body.hpp\"\n";
+  auto judged = [&] {
+    return parse_single_object(
+        run_judge({"run", "temperature", "--solution", (dir / "solution.hpp").string(), "--format", "json"}).out);
   };
-  auto verdict = [&] {
-    JudgeRun run = run_judge({"run", "temperature", "--solution", (dir / "solution.hpp").string(), "--format", "json"});
-    return parse_single_object(run.out).value("verdict", "");
+  nlohmann::json helper = judged();
+  EXPECT_EQ(helper.value("verdict", ""), "compile_error");
+  EXPECT_NE(helper.value("message", "").find("cannot open detail/body.hpp: a solution is one file, compiled on its own "
+                                             "with the standard library, Eigen and the harness headers only"),
+            std::string::npos)
+      << helper.dump();
+  auto write_whole = [&](const char* from) {
+    std::ofstream(dir / "solution.hpp") << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / from).rdbuf();
   };
-  write_body("solutions/temperature/reference.hpp");
-  EXPECT_EQ(verdict(), "accepted");
-  // Two levels down, the body becomes a known mistake: not a cached pass.
-  write_body("solutions/temperature/wrong/multiplies_by_temperature.hpp");
-  EXPECT_EQ(verdict(), "wrong_answer");
+  write_whole("solutions/temperature/reference.hpp");
+  EXPECT_EQ(judged().value("verdict", ""), "accepted");
+  // The same path, another content: judged again, not a cached pass.
+  write_whole("solutions/temperature/wrong/multiplies_by_temperature.hpp");
+  EXPECT_EQ(judged().value("verdict", ""), "wrong_answer");
+}
+
+TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
+  fs::path cache = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "cache";
+  fs::remove_all(cache);
+  std::vector<std::string> env = {"JUDGE_CACHE_DIR=" + cache.string()};
+  JudgeRun judged = run_judge({"run", "temperature", "--reference", "--format", "json"}, env);
+  ASSERT_EQ(judged.status, 0) << judged.err;
+  JudgeRun shown = run_judge({"cache"}, env);
+  EXPECT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out.find("  runners       1"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("(least recently used removed past 2048.0 MiB; JUDGE_CACHE_MAX_MB sets it)"),
+            std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("  results       1"), std::string::npos) << shown.out;
+  JudgeRun cleared = run_judge({"cache", "clear"}, env);
+  EXPECT_EQ(cleared.status, 0) << cleared.err;
+  EXPECT_EQ(cleared.out.rfind("cleared ", 0), 0u) << cleared.out;
+  EXPECT_TRUE(fs::is_empty(cache));
+  JudgeRun bad = run_judge({"cache", "empty"}, env);
+  EXPECT_EQ(bad.status, 2);
 }
 
 TEST(Cli, TextOutputEndsWithTheVerdict) {

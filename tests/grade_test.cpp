@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/grade.hpp"
@@ -95,7 +96,7 @@ TEST_F(GradeTest, GradesEverySubmissionResumesAndJudgesAChangedFileAgain) {
 
 TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
   add("alice.hpp", "solutions/temperature/reference.hpp");
-  add("quote\".hpp", "solutions/temperature/reference.hpp");  // the compiler command cannot name it
+  fs::create_symlink("nowhere.hpp", dir_ / "ghost.hpp");  // a link to nothing: there is no file to judge
   fs::path out = dir_ / "report";
   JudgeRun run = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
   EXPECT_EQ(run.status, 2) << "a submission was not judged";
@@ -104,11 +105,36 @@ TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
   ASSERT_EQ(summary["submissions"].size(), 2u);
   EXPECT_EQ(summary["submissions"][0]["verdict"], "accepted");
   EXPECT_EQ(summary["submissions"][1]["verdict"], "error");
-  EXPECT_EQ(summary["submissions"][1]["message"],
-            "the judge could not judge it: quote\".hpp: the path contains a quote, backslash or newline");
+  EXPECT_EQ(summary["submissions"][1]["message"], "the judge could not judge it: ghost.hpp: no such file");
   JudgeRun again = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
   EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos)
       << "the error row is tried again: " << again.out;
+}
+
+TEST_F(GradeTest, ALinkOutOfTheFolderIsRefusedAndEveryFileIsJudgedOnItsOwn) {
+  add("alice.hpp", "solutions/temperature/reference.hpp");
+  fs::create_symlink(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp", dir_ / "linked.hpp");
+  fs::create_symlink("alice.hpp", dir_ / "inside.hpp");  // a link within the folder is judged
+  std::ofstream(dir_ / "borrower.hpp") << "#include \"alice.hpp\"\n";
+  add("odd \"name\"\\ with\nlines.hpp", "solutions/temperature/reference.hpp");
+  fs::path out = dir_ / "report";
+  JudgeRun run = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  nlohmann::json summary = nlohmann::json::parse(read_file(out / "summary.json"));
+  std::map<std::string, nlohmann::json> rows;
+  for (const nlohmann::json& row : summary["submissions"]) rows[row["submission"]] = row;
+  ASSERT_EQ(rows.size(), 5u) << summary.dump(2);
+  EXPECT_EQ(rows["alice.hpp"]["verdict"], "accepted");
+  EXPECT_EQ(rows["inside.hpp"]["verdict"], "accepted");
+  EXPECT_EQ(rows["odd \"name\"\\ with\nlines.hpp"]["verdict"], "accepted") << "a file name is only a name";
+  EXPECT_EQ(rows["linked.hpp"]["verdict"], "compile_error");
+  EXPECT_EQ(rows["linked.hpp"]["message"],
+            "linked.hpp is a symbolic link to a file outside the folder being graded; a submission must be a file of "
+            "the folder, so it was not judged");
+  EXPECT_EQ(rows["borrower.hpp"]["verdict"], "compile_error");
+  EXPECT_NE(rows["borrower.hpp"]["message"].get<std::string>().find("fatal error: alice.hpp: No such file"),
+            std::string::npos)
+      << rows["borrower.hpp"].dump();
 }
 
 TEST_F(GradeTest, BadArgumentsExitTwo) {

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "run/runner_session.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace judge {
 namespace {

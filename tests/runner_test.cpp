@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "fixture_files.hpp"
 #include "check/checker.hpp"
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
@@ -49,7 +50,7 @@ Problem fast_temperature(int time_ms, std::size_t max_cases) {
 }
 
 std::string fixture(const std::string& name) {
-  return (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "temperature" / name).string();
+  return testing::fixture_file("temperature/" + name);
 }
 
 ProblemResult judge_fixture(const std::string& name, int time_ms = 300, std::size_t max_cases = 0,

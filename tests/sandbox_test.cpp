@@ -14,16 +14,19 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "fixture_files.hpp"
 #include "run_judge.hpp"
 
 namespace {
@@ -32,6 +35,9 @@ using nlohmann::json;
 
 using judge::testing::JudgeRun;
 using judge::testing::run_judge;
+using judge::Child;
+using judge::ExitStatus;
+using judge::SpawnSpec;
 
 // Which protections `judge doctor` reports active.
 const std::set<std::string>& active_protections() {
@@ -44,6 +50,18 @@ const std::set<std::string>& active_protections() {
     return names;
   }();
   return active;
+}
+
+// The first group of `needs` (protections, alternatives joined by '|') of
+// which `judge doctor` reports none active; empty when every group has one.
+std::string missing_protection(const std::vector<std::string>& needs) {
+  for (const std::string& group : needs) {
+    bool any = false;
+    std::stringstream alternatives(group);
+    for (std::string name; std::getline(alternatives, name, '|');) any = any || active_protections().count(name);
+    if (!any) return group;
+  }
+  return "";
 }
 
 // A process's command line, arguments joined by spaces; empty when it is
@@ -112,15 +130,10 @@ class SandboxTest : public ::testing::TestWithParam<Hostile> {};
 
 TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   const Hostile& hostile = GetParam();
-  for (const std::string& group : hostile.needs) {
-    bool any = false;
-    std::stringstream alternatives(group);
-    for (std::string name; std::getline(alternatives, name, '|');) any = any || active_protections().count(name);
-    if (!any)
-      GTEST_SKIP() << hostile.file << " needs the protection '" << group
-                   << "', which `judge doctor` reports missing here; active: "
-                   << ::testing::PrintToString(active_protections());
-  }
+  if (std::string missing = missing_protection(hostile.needs); !missing.empty())
+    GTEST_SKIP() << hostile.file << " needs the protection '" << missing
+                 << "', which `judge doctor` reports missing here; active: "
+                 << ::testing::PrintToString(active_protections());
   // A listener the fixture may try to reach.
   int listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
   sockaddr_in address{};
@@ -143,14 +156,14 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   };
   substitute("@PORT@", std::to_string(ntohs(address.sin_port)));
   substitute("@MARK@", mark);
-  substitute("@FIXTURES@", (fs::path(JUDGE_TESTS_DIR) / "fixtures" / "hostile").string());
+  text = judge::testing::inline_sibling_includes(text, (fs::path(JUDGE_TESTS_DIR) / "fixtures" / fs::path(hostile.file)).parent_path());
   substitute("@SECRET_FILE@", (fs::path(JUDGE_SOURCE_DIR) / "problems/temperature/hidden/cases.yaml").string());
   substitute("@REFERENCE_FILE@", (fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").string());
   fs::path dir = fs::temp_directory_path() / mark;
   fs::create_directories(dir);
   fs::path solution = dir / fs::path(hostile.file).filename();
   if (text.find('@') == std::string::npos && hostile.file.rfind("hostile/", 0) != 0)
-    solution = fs::path(JUDGE_TESTS_DIR) / "fixtures" / hostile.file;  // no placeholders: judge it where it is
+    solution = judge::testing::fixture_file(hostile.file);  // no placeholders: judge it as it is
   else
     std::ofstream(solution) << text;
 
@@ -218,4 +231,201 @@ INSTANTIATE_TEST_SUITE_P(
       std::string name = fs::path(info.param.file).stem().string();
       return name;
     });
+// ---- the build in front of the runner ----
+
+struct BuildAttack {
+  std::string file;     // under tests/fixtures/build/
+  std::string verdict;  // what it must get
+  std::string message;  // must appear in the problem's message, or the first failing case's (placeholders filled)
+  std::vector<std::string> needs = {};  // protections that must be active, as for Hostile
+  std::vector<std::string> env = {};    // for the judge (tighter compile limits)
+};
+
+void PrintTo(const BuildAttack& attack, std::ostream* os) { *os << attack.file; }
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Every file under `dir` that holds `text`.
+std::vector<std::string> files_holding(const fs::path& dir, const std::string& text) {
+  std::vector<std::string> found;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(dir, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error))
+    if (it->is_regular_file(error) && read_bytes(it->path()).find(text) != std::string::npos)
+      found.push_back(it->path().string());
+  return found;
+}
+
+class BuildAttackTest : public ::testing::TestWithParam<BuildAttack> {};
+
+TEST_P(BuildAttackTest, IsRefusedAndLeaksNothing) {
+  const BuildAttack& attack = GetParam();
+  if (std::string missing = missing_protection(attack.needs); !missing.empty())
+    GTEST_SKIP() << attack.file << " needs '" << missing << "', which `judge doctor` reports missing here";
+  std::string mark = "judge-build-" + std::to_string(getpid()) + "-" + fs::path(attack.file).stem().string();
+  fs::path dir = fs::temp_directory_path() / mark;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // What the attacks go for: a secret, the reference, a classmate's file, a FIFO.
+  std::string secret = "judge-secret-" + std::to_string(getpid()) + "-" + std::to_string(std::rand());
+  std::ofstream(dir / "secret.txt") << secret << "\n";
+  fs::path reference = fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp";
+  fs::copy_file(reference, dir / "classmate.hpp");
+  ASSERT_EQ(mkfifo((dir / "pipe.hpp").c_str(), 0644), 0);
+  fs::path fixture = fs::path(JUDGE_TESTS_DIR) / "fixtures" / "build" / attack.file;
+  std::string text = judge::testing::inline_sibling_includes(read_bytes(fixture), fixture.parent_path());
+  std::string message = attack.message;
+  std::string binary;
+  for (int byte = 1; byte < 256; ++byte) binary += byte == '"' || byte == '\\' ? 'q' : static_cast<char>(byte);
+  for (std::string* target : {&text, &message}) {
+    auto substitute = [&](const std::string& from, const std::string& to) {
+      for (std::size_t at = target->find(from); at != std::string::npos; at = target->find(from, at + to.size()))
+        target->replace(at, from.size(), to);
+    };
+    substitute("@SECRET_FILE@", (dir / "secret.txt").string());
+    substitute("@SECRET@", secret);
+    substitute("@REFERENCE_FILE@", reference.string());
+    substitute("@REFERENCE_FROM_HERE@", fs::relative(reference, dir).string());
+    substitute("@CLASSMATE@", "classmate.hpp");
+    substitute("@FIFO@", (dir / "pipe.hpp").string());
+    substitute("@LONG_LINE@", std::string(60000, 'x'));
+    substitute("@LONG_NAME@", "f" + std::string(30000, 'o'));
+    substitute("@MEGABYTE_LINE@", std::string(1 << 20, 'm'));
+    std::string comments;
+    for (int i = 0; i < 100000; ++i) comments += "// " + std::string(96, 'c') + "\n";
+    substitute("@TEN_MEGABYTES@", comments);
+    substitute("@BINARY@", binary);
+  }
+  fs::path solution = dir / fixture.filename();
+  std::ofstream(solution, std::ios::binary) << text;
+  fs::path cache = dir / "cache";
+  std::vector<std::string> env = {"JUDGE_CACHE_DIR=" + cache.string()};
+  env.insert(env.end(), attack.env.begin(), attack.env.end());
+
+  JudgeRun run = run_judge({"run", "temperature", "--solution", solution.string(), "--format", "json"}, env);
+
+  EXPECT_TRUE(run.status == 0 || run.status == 1) << "exit status " << run.status << "\n" << run.err;
+  json result;
+  ASSERT_NO_THROW(result = json::parse(run.out)) << "stdout is not one JSON object:\n" << run.out.substr(0, 2000);
+  EXPECT_EQ(result.value("verdict", ""), attack.verdict) << result.dump().substr(0, 3000);
+  std::string said = result.value("message", "");
+  if (said.empty() && result.contains("tests") && !result["tests"].empty()) said = result["tests"][0].value("message", "");
+  EXPECT_NE(said.find(message), std::string::npos) << "expected to read: " << message << "\n" << said.substr(0, 3000);
+  EXPECT_EQ(run.out.find(secret), std::string::npos) << "the secret reached stdout";
+  EXPECT_EQ(run.err.find(secret), std::string::npos) << "the secret reached stderr";
+  EXPECT_EQ(run.out.find("ESCAPED"), std::string::npos) << result.dump().substr(0, 2000);
+  EXPECT_EQ(files_holding(cache, secret), std::vector<std::string>{}) << "the secret reached the cache";
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(cache, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error))
+    if (it->is_regular_file(error)) {
+      EXPECT_LT(it->file_size(error), 200u << 20) << it->path() << " is huge";
+    }
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Attacks, BuildAttackTest,
+    ::testing::Values(
+        BuildAttack{"includes_reference_through_the_harness_path.hpp", "compile_error",
+                    "cannot open ../../solutions/temperature/reference.hpp: a solution is one file, compiled on its "
+                    "own with the standard library, Eigen and the harness headers only"},
+        BuildAttack{"includes_reference_by_absolute_path.hpp", "compile_error",
+                    "cannot open @REFERENCE_FILE@: a solution is one file"},
+        BuildAttack{"includes_reference_by_relative_path.hpp", "compile_error",
+                    "cannot open @REFERENCE_FROM_HERE@: a solution is one file"},
+        BuildAttack{"includes_a_classmate.hpp", "compile_error", "cannot open classmate.hpp: a solution is one file"},
+        BuildAttack{"probes_with_has_include.hpp", "runtime_error", "seen: 0000011", {"private root"}},
+        BuildAttack{"incbins_a_secret.hpp", "compile_error", "cannot open @SECRET_FILE@: a solution is one file"},
+        BuildAttack{"includes_dev_zero.hpp", "compile_error", "cannot open /dev/zero: a solution is one file"},
+        BuildAttack{"includes_a_fifo.hpp", "compile_error", "cannot open @FIFO@: a solution is one file"},
+        BuildAttack{"fills_a_gigabyte.hpp", "compile_error",
+                    "the compiler's output exceeded its file size limit of 256 MiB"},
+        BuildAttack{"exhausts_the_compiler_memory.hpp", "compile_error",
+                    "the compiler exceeded its memory limit of 256 MiB", {}, {"JUDGE_COMPILE_MEMORY_MB=256"}},
+        BuildAttack{"takes_too_long_to_compile.hpp", "compile_error", "the compiler exceeded its time limit of 3 s",
+                    {}, {"JUDGE_COMPILE_SECONDS=3"}},
+        BuildAttack{"long_line_in_a_skipped_block.hpp", "accepted", ""},
+        BuildAttack{"long_name_in_an_error.hpp", "compile_error", "was not declared in this scope"},
+        BuildAttack{"megabyte_line_and_ten_megabytes.hpp", "accepted", ""},
+        BuildAttack{"binary_and_invalid_utf8.hpp", "compile_error", ""}),
+    [](const ::testing::TestParamInfo<BuildAttack>& info) { return fs::path(info.param.file).stem().string(); });
+
+// The processes descended from `ancestor`, by their parent links.
+std::set<pid_t> descendants_of(pid_t ancestor) {
+  std::map<pid_t, pid_t> parent;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = read_bytes(entry.path() / "stat");
+    std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    char state;
+    pid_t ppid = 0;
+    fields >> state >> ppid;
+    parent[std::stoi(name)] = ppid;
+  }
+  std::set<pid_t> found;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [pid, ppid] : parent)
+      if ((ppid == ancestor || found.count(ppid)) && found.insert(pid).second) grew = true;
+  }
+  return found;
+}
+
+class BuildInterrupted : public ::testing::TestWithParam<int> {};
+
+TEST_P(BuildInterrupted, LeavesNoProcessAndNoScratchDirectory) {
+  const int signal_number = GetParam();
+  fs::path dir = fs::temp_directory_path() / ("judge-interrupted-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(JUDGE_TESTS_DIR) / "fixtures/build/takes_too_long_to_compile.hpp", dir / "slow.hpp");
+  SpawnSpec spec;
+  spec.argv = {JUDGE_BINARY, "run", "temperature", "--solution", (dir / "slow.hpp").string(), "--format", "json"};
+  spec.env = judge::testing::judge_environment({"JUDGE_CACHE_DIR=" + (dir / "cache").string()});
+  std::string error;
+  std::unique_ptr<Child> judge = Child::spawn(spec, &error);
+  ASSERT_TRUE(judge) << error;
+  // Until the compiler works on the learner's file (cc1plus has been
+  // running a while: the reference and the precompiled prelude come first).
+  std::set<pid_t> compiling;
+  for (int i = 0; i < 600; ++i) {
+    compiling = descendants_of(judge->pid());
+    int compilers = 0;
+    for (pid_t pid : compiling)
+      compilers += read_bytes(fs::path("/proc") / std::to_string(pid) / "cmdline").find("cc1plus") != std::string::npos;
+    if (compilers > 0 && i > 30) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_FALSE(compiling.empty()) << "the judge never compiled";
+  kill(judge->pid(), signal_number);
+  ExitStatus status = judge->wait();
+  EXPECT_EQ(status.signal, signal_number) << "the judge ends as the signal would end it";
+  std::set<pid_t> alive;
+  for (int i = 0; i < 50; ++i) {
+    alive.clear();
+    for (pid_t pid : compiling)
+      if (kill(pid, 0) == 0) alive.insert(pid);
+    if (alive.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (pid_t pid : alive)
+    ADD_FAILURE() << "left running: " << pid << " " << command_line(fs::path("/proc") / std::to_string(pid));
+  std::vector<std::string> left;
+  std::error_code ignored;
+  for (const auto& entry : fs::directory_iterator(dir / "cache" / "builds", ignored)) left.push_back(entry.path());
+  for (const std::string& scratch : scratch_dirs_of(judge->pid())) left.push_back(scratch);
+  EXPECT_EQ(left, std::vector<std::string>{}) << "scratch directories left behind";
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, BuildInterrupted, ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& info) { return std::string(sigabbrev_np(info.param)); });
+
 }  // namespace

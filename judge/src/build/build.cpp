@@ -1,17 +1,18 @@
-// build_runner: hash the inputs, reuse a cached runner or compile one.
+// build_runner: read the solution, hash the inputs, reuse a cached runner or
+// compile one in the sandbox.
 #include "build/build.hpp"
 
-#include <unistd.h>
-
-#include <fmt/format.h>
-#include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
+#include <optional>
 
+#include "build/compile.hpp"
 #include "build/compiler.hpp"
 #include "build/diagnostics.hpp"
-#include "build/prelude.hpp"
-#include "sandbox/process.hpp"
+#include "build/inputs.hpp"
+#include "build/runner_cache.hpp"
 #include "spec/package.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
@@ -21,18 +22,36 @@
 namespace judge {
 namespace fs = std::filesystem;
 namespace {
-constexpr int kCompileTimeoutMs = 180000;
+constexpr const char* kSolutionName = "solution.hpp";
+constexpr const char* kAdapterName = "adapter.cpp";
+constexpr const char* kRunnerName = "runner";
 
-// -g1 (line tables only, no measurable compile time) lets a crash trace name
+// The solution's bytes; nullopt with *refusal (a compile error's text) for
+// anything but a readable regular file of at most kMaxSolutionBytes.
+std::optional<std::string> read_solution(const std::string& file, const std::string& display, std::string* refusal) {
+  ReadRefusal why = ReadRefusal::kNone;
+  int error_number = 0;
+  std::optional<std::string> content = read_regular_file(file, kMaxSolutionBytes, &why, &error_number);
+  switch (why) {
+    case ReadRefusal::kNone: break;
+    case ReadRefusal::kCannotOpen: *refusal = fmt::format("cannot read {}: {}", display, std::strerror(error_number)); break;
+    case ReadRefusal::kNotRegular:
+      *refusal = fmt::format("{} is not a regular file; a solution is one ordinary file", display);
+      break;
+    case ReadRefusal::kTooLarge:
+      *refusal = fmt::format("{} is larger than {} MiB, the most a solution may be", display, kMaxSolutionBytes >> 20);
+      break;
+  }
+  return content;
+}
+
+// The flags every compile of a runner shares (and its key includes); -g1
+// (line tables only, no measurable compile time) lets a crash trace name
 // the learner's line.
-std::vector<std::string> compile_flags(const Paths& paths, const BuildOptions& options) {
-  std::vector<std::string> flags = {"-std=c++20",
-                                    "-pipe",
-                                    "-fdiagnostics-color=never",
-                                    "-D_GLIBCXX_ASSERTIONS",
-                                    "-I" + paths.harness_include,
-                                    "-isystem",
-                                    paths.eigen_include};
+std::vector<std::string> compile_flags(const BuildInputs& inputs, const std::string& eigen_include,
+                                       const BuildOptions& options) {
+  std::vector<std::string> flags = {"-std=c++20", "-pipe", "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
+                                    "-I" + inputs.relative + "/include", "-isystem", eigen_include};
   if (options.sanitize)
     flags.insert(flags.end(), {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"});
   else
@@ -41,91 +60,72 @@ std::vector<std::string> compile_flags(const Paths& paths, const BuildOptions& o
 }
 
 // Everything the runner is made of, hashed: its name in the cache.
-std::string runner_key(const Paths& paths, const std::string& solution, const std::string& adapter,
+std::string runner_key(const Paths& paths, const std::string& solution, const std::string& adapter, const BuildInputs& inputs,
                        const std::vector<std::string>& flags) {
   Fingerprint key;
-  key.add_file(solution);
-  key.add(solution);  // diagnostics and __FILE__ name it
-  key.add_quoted_includes(solution);
-  key.add_file(adapter);
-  key.add_tree(paths.harness_include);
-  key.add_file_stamp(paths.harness_library);
-  key.add(compiler_command());
-  key.add(compiler_identity(paths.cache_dir));
+  key.add("runner-v2");
+  key.add(solution);
+  key.add(adapter);
+  key.add(inputs.key);
   for (const std::string& flag : flags) key.add(flag);
+  // The system headers the solution may include: those of the compiler are
+  // in its identity (inputs.key); Eigen's and the C library's are not.
+  key.add_file_stamp(paths.eigen_include + "/Eigen/Core");
+  key.add_file_stamp("/usr/include/features.h");
   return key.hex();
 }
 
-std::vector<std::string> compile_command(const Paths& paths, const std::string& solution, const std::string& adapter,
-                                         const std::vector<std::string>& flags, const std::string& output) {
-  std::vector<std::string> argv = {compiler_command()};
+std::vector<std::string> compile_command(const Paths& paths, const BuildInputs& inputs, const std::string& adapter,
+                                         const std::vector<std::string>& flags) {
+  std::vector<std::string> argv = {compiler_executable()};
   argv.insert(argv.end(), flags.begin(), flags.end());
   // A precompiled prelude, when it builds: Eigen for the problems that use it.
-  std::string prelude = precompiled_prelude(paths, prelude_for_adapter(read_file_or_empty(adapter)), flags);
+  std::string prelude = precompiled_prelude(paths, inputs, prelude_for_adapter(adapter), flags);
   if (!prelude.empty()) argv.insert(argv.end(), {"-include", prelude});
-  argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", solution));
+  argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", kSolutionName));
   if (std::string linker = linker_flag(paths.cache_dir); !linker.empty()) argv.push_back(linker);
-  argv.insert(argv.end(), {adapter, paths.harness_library, "-o", output});
+  argv.insert(argv.end(), {kAdapterName, inputs.relative + "/libjudge_harness.a", "-o", kRunnerName});
   return argv;
 }
 
-// Moves a finished build into the cache. Never replaces a runner another
-// build stored meanwhile: a sandboxed runner being started from it pins its
-// inode (the exec descriptor) and its path (the Landlock execute rule), and
-// a rename over it between the two makes the exec fail. A hard link stores
-// it only if it is absent.
-void store_runner(const std::string& temporary, const std::string& binary) {
-  std::error_code error;
-  if (link(temporary.c_str(), binary.c_str()) == 0 || errno == EEXIST)
-    fs::remove(temporary, error);
-  else
-    fs::rename(temporary, binary, error);  // no hard links here
-  if (error && !fs::is_regular_file(binary))
-    throw JudgeFault{fmt::format("cannot store the runner in {}: {}", display_path(binary), error.message())};
+std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& limits, const Problem& problem,
+                            const BuildInputs& inputs, const std::string& display_name) {
+  std::string limit = describe_limit(outcome, limits);
+  if (!limit.empty()) return limit;
+  DiagnosticsContext context{kSolutionName, display_name, kAdapterName, "harness/problems/" + problem.slug + ".cpp",
+                             problem.signature, {{inputs.relative + "/include/", "harness/include/"}}};
+  return filter_diagnostics(outcome.output, context);
 }
 }  // namespace
 
 BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
                           const std::string& display_name, const BuildOptions& options) {
   BuildOutcome outcome;
-  std::string solution = fs::absolute(solution_file).lexically_normal().string();
-  std::string adapter = package_of(paths, problem.slug).adapter;
-  if (!fs::is_regular_file(adapter))
-    throw JudgeFault{fmt::format("{}: no adapter for problem '{}'", display_path(adapter), problem.slug)};
-  if (solution.find_first_of("\"\\\n") != std::string::npos)
-    throw JudgeFault{fmt::format("{}: the path contains a quote, backslash or newline", display_name)};
+  std::string adapter_file = package_of(paths, problem.slug).adapter;
+  std::optional<std::string> adapter = read_file(adapter_file);
+  if (!adapter) throw JudgeFault{fmt::format("{}: no adapter for problem '{}'", display_path(adapter_file), problem.slug)};
+  std::optional<std::string> solution = read_solution(solution_file, display_name, &outcome.diagnostics);
+  if (!solution) return outcome;
 
-  std::vector<std::string> flags = compile_flags(paths, options);
-  fs::create_directories(paths.cache_dir);
-  outcome.binary =
-      (fs::path(paths.cache_dir) / fmt::format("{}-{}", problem.slug, runner_key(paths, solution, adapter, flags)))
-          .string();
-  if (fs::is_regular_file(outcome.binary)) {
+  BuildInputs inputs = build_inputs(paths);
+  std::vector<std::string> flags = compile_flags(inputs, paths.eigen_include, options);
+  RunnerCache cache(paths.cache_dir);
+  outcome.binary = cache.runner_path(problem.slug, runner_key(paths, *solution, *adapter, inputs, flags));
+  if (cache.reuse(outcome.binary)) {
     outcome.ok = true;
     return outcome;
   }
-  // Unique per process and per call: the learner's and the reference's
-  // builds run at once and may be the same file (judge run --reference).
-  static std::atomic<int> builds_started{0};
-  std::string temporary = fmt::format("{}.tmp{}-{}", outcome.binary, getpid(), builds_started++);
-  SpawnSpec spec;
-  spec.argv = compile_command(paths, solution, adapter, flags, temporary);
-  spec.env = compiler_environment();
-  CommandResult result = run_command(spec, kCompileTimeoutMs);
-  if (!result.started) throw JudgeFault{fmt::format("cannot run the C++ compiler: {}", result.error)};
-  if (result.timed_out) {
-    outcome.diagnostics = fmt::format("the compiler did not finish within {} s", kCompileTimeoutMs / 1000);
+  std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
+  write_file_atomically((fs::path(scratch->work()) / kSolutionName).string(), *solution);
+  write_file_atomically((fs::path(scratch->work()) / kAdapterName).string(), *adapter);
+  CompileLimits limits = compile_limits();
+  CompileJob job{compile_command(paths, inputs, *adapter, flags), *scratch, inputs, limits};
+  CompileOutcome compiled = run_compile(job);
+  if (compiled.ended != CompileOutcome::Ended::kSucceeded) {
+    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name);
     return outcome;
   }
-  if (!result.status.exited || result.status.code != 0) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    DiagnosticsContext context{solution, display_name, adapter, "harness/problems/" + problem.slug + ".cpp",
-                               problem.signature};
-    outcome.diagnostics = filter_diagnostics(result.output, context);
-    return outcome;
-  }
-  store_runner(temporary, outcome.binary);
+  cache.store((fs::path(scratch->work()) / kRunnerName).string(), outcome.binary);
   outcome.ok = true;
   return outcome;
 }

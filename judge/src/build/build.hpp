@@ -1,7 +1,17 @@
 // Compiling a solution file and the problem's adapter into a runner binary,
-// cached by the content of everything that goes into it.
+// in the sandbox (build/compile.hpp), cached by the content of everything
+// that goes into it.
+//
+// A solution is one file. The compiler works on a private copy of it in a
+// scratch directory, beside a copy of the adapter, and sees nothing of the
+// judge's but the build inputs (build/inputs.hpp): not problems/, not
+// solutions/, not the workspace or the folder being graded. The judge reads
+// the solution file itself (once, through one descriptor, at most
+// kMaxSolutionBytes, a regular file only) and never a path the solution
+// names.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "spec/problem.hpp"
@@ -9,10 +19,18 @@
 
 namespace judge {
 
+// Where the solution is, as the compiled runner's debug information names
+// it (build/compile.hpp maps the working directory to /judge-build): what
+// a crash trace resolves to.
+inline constexpr const char* kCompiledSolutionPath = "/judge-build/solution.hpp";
+
+// The largest solution file the judge accepts.
+inline constexpr std::uint64_t kMaxSolutionBytes = 16ull << 20;
+
 struct BuildOutcome {
   bool ok = false;
   std::string binary;       // the runner, when ok
-  std::string diagnostics;  // filtered compiler output, when !ok
+  std::string diagnostics;  // why not, when !ok: the compiler's errors, or what the judge refused
 };
 
 struct BuildOptions {

@@ -57,6 +57,8 @@ std::string compiler_command() {
   return cxx && *cxx ? cxx : "c++";
 }
 
+std::string compiler_executable() { return resolve_compiler(compiler_command()); }
+
 std::vector<std::string> compiler_environment() {
   std::vector<std::string> env;
   for (const char* name : {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "CPATH", "LIBRARY_PATH", "COMPILER_PATH"})

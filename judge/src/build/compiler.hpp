@@ -11,8 +11,13 @@ namespace judge {
 // $CXX, else "c++".
 std::string compiler_command();
 
-// The compiler's environment: the judge's PATH, HOME, TMPDIR, locale and
-// the compiler's own search-path variables, nothing else.
+// The compiler's executable, found the way execvp would and with links
+// resolved: a sandboxed compile starts it by this path.
+std::string compiler_executable();
+
+// The environment of a trusted compiler run (probing the compiler): the
+// judge's PATH, HOME, TMPDIR, locale and the compiler's own search-path
+// variables, nothing else.
 std::vector<std::string> compiler_environment();
 
 // `$CXX --version` and the linker to use, remembered in `cache_dir` by the

@@ -17,12 +17,18 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* kTraceMarker = "judge-crash-trace:";
 
+// A report line is a few hundred characters; what the learner's code
+// printed may be anything. Lines are cut to this before any regular
+// expression sees them (std::regex recurses per character).
+constexpr std::size_t kMaxMatchedLine = 2000;
+
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.size() > kMaxMatchedLine) line.resize(kMaxMatchedLine);
     lines.push_back(line);
   }
   return lines;
@@ -79,9 +85,10 @@ std::string library_function(const std::string& signature) {
   std::string head = signature.substr(0, signature.find(" [with "));
   static const std::regex kMember(
       R"((std::(?:__cxx11::|__debug::)?\w+)(?:<[^()]*>)?::(operator\[\]|operator\*|operator->|~?\w+)\s*\()");
+  static const std::regex kInlineNamespace("__cxx11::|__debug::");
   std::string found;
   for (std::sregex_iterator it(head.begin(), head.end(), kMember), end; it != end; ++it)
-    found = std::regex_replace((*it)[1].str(), std::regex("__cxx11::|__debug::"), "") + "::" + (*it)[2].str();
+    found = std::regex_replace((*it)[1].str(), kInlineNamespace, "") + "::" + (*it)[2].str();
   return found;
 }
 
@@ -247,7 +254,9 @@ class CrashOutput {
 // then the crash trace. Sets report->where and report->function.
 void locate(const CrashOutput& crash, const CrashContext& context, const Symbolizer& symbolize, CrashReport* report) {
   auto take = [&](const SourceFrame& frame) {
-    if (!report->where.empty() || frame.line <= 0 || !same_file(frame.file, context.solution_path)) return;
+    std::string file = frame.file;
+    if (!file.empty() && file[0] != '/' && !context.compile_dir.empty()) file = context.compile_dir + "/" + file;
+    if (!report->where.empty() || frame.line <= 0 || !same_file(file, context.solution_path)) return;
     report->where = fmt::format("{}:{}", context.solution_display, frame.line);
     report->function = frame.function;
   };

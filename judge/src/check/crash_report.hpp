@@ -44,8 +44,9 @@ std::vector<std::vector<SourceFrame>> addr2line_symbolizer(const std::string& bi
 
 struct CrashContext {
   std::string binary;            // the runner that crashed
-  std::string solution_path;     // the learner's file, absolute, as the compiler saw it
+  std::string solution_path;     // the learner's file, absolute, as the runner's debug information names it
   std::string solution_display;  // how messages name it
+  std::string compile_dir = "";  // what a relative path in a report (UBSan's) is relative to
 };
 
 struct CrashReport {

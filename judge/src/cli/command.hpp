@@ -51,6 +51,7 @@ std::unique_ptr<Command> make_grade_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_new_command();
 std::unique_ptr<Command> make_doctor_command();
+std::unique_ptr<Command> make_cache_command();
 std::unique_ptr<Command> make_completion_command();
 std::unique_ptr<Command> make_slugs_command();
 

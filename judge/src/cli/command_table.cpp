@@ -43,6 +43,7 @@ const std::vector<CommandEntry>& command_table() {
       {"show", "a problem's statement, signature and sample cases", make_show_command},
       {"start", "copy a problem's stub to your workspace (never overwrites)", make_start_command},
       {"doctor", "which sandbox protections are active here, and why any is missing", make_doctor_command},
+      {"cache", "the size of the cache of runners and results, or `judge cache clear` to empty it", make_cache_command},
       {"validate", "check problem packages: spec, cases, reference, stub, known solutions", make_validate_command},
       {"new", "scaffold a new problem package", make_new_command},
       {"run", "judge your solution (or --solution FILE, or --reference)", make_run_command},

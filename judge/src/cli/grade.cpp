@@ -99,16 +99,49 @@ GradeRow row_from_result(const ProblemResult& result) {
 
 // What a submission's result depends on, besides the judge itself: a
 // stored result with another key is stale.
-std::string submission_key(const Paths& paths, const Problem& problem, const std::string& file, bool sanitize) {
+// What decides a submission's row besides its own bytes: the problem's
+// files, the reference, the adapter, the harness and the judge itself. A
+// stored row with another key is stale.
+std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize) {
   const Package package = package_of(paths, problem.slug);
   Fingerprint key;
-  key.add("grade-v1");
+  key.add("grade-v2");
   key.add(problem.slug);
-  key.add_file(file);
   key.add_tree(problem.dir);
   key.add_file(package.reference);
   key.add_file(package.adapter);
+  key.add_tree(paths.harness_include);
+  key.add_file_stamp(paths.harness_library);
+  key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
+  key.add(fs::read_symlink("/proc/self/exe").string());
   key.add(sanitize ? "sanitize" : "plain");
+  return key.hex();
+}
+
+// Why a submission is not judged at all: a symbolic link whose target lies
+// outside the folder (a classmate's file elsewhere, the reference); empty
+// when it is judged.
+std::string refusal_of(const std::string& dir, const std::string& name) {
+  fs::path path = fs::path(dir) / name;
+  std::error_code error;
+  if (!fs::is_symlink(path, error)) return "";
+  fs::path target = fs::weakly_canonical(path, error);
+  fs::path folder = fs::weakly_canonical(dir, error);
+  fs::path inside = target.lexically_relative(folder);
+  if (!error && !inside.empty() && *inside.begin() != ".." && inside != ".") return "";
+  return fmt::format("{} is a symbolic link to a file outside the folder being graded; a submission must be a file "
+                     "of the folder, so it was not judged",
+                     name);
+}
+
+// The key of one submission's row: its bytes (read safely: a FIFO or a
+// device is never read) and the judge's key.
+std::string submission_key(const std::string& judge, const std::string& file) {
+  ReadRefusal refusal = ReadRefusal::kNone;
+  std::optional<std::string> content = read_regular_file(file, kMaxSolutionBytes, &refusal);
+  Fingerprint key;
+  key.add(judge);
+  key.add(content ? *content : fmt::format("\x01unreadable:{}", static_cast<int>(refusal)));
   return key.hex();
 }
 
@@ -159,9 +192,13 @@ std::vector<std::string> find_submissions(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) throw JudgeFault{fmt::format("grade: {} is not a directory", display_path(dir))};
   std::vector<std::string> names;
-  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator(); it.increment(error))
-    if (it->is_regular_file() && is_solution_name(it->path().filename().string()))
-      names.push_back(it->path().filename().string());
+  // Regular files, and symbolic links whatever they point to: a link is
+  // refused or judged (refusal_of), never silently skipped.
+  for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator(); it.increment(error)) {
+    std::error_code type_error;
+    bool candidate = it->is_symlink(type_error) || it->is_regular_file(type_error);
+    if (candidate && is_solution_name(it->path().filename().string())) names.push_back(it->path().filename().string());
+  }
   if (error) throw JudgeFault{fmt::format("grade: cannot read {}: {}", display_path(dir), error.message())};
   std::sort(names.begin(), names.end());
   return names;
@@ -182,15 +219,20 @@ std::string grade_summary_csv(const std::vector<GradeRow>& rows) {
 }
 
 namespace {
+// A submission the judge will not judge (refusal_of), as a row of its own.
+struct Refused {
+  std::string message;
+};
+
 // The stored row of every submission whose key still matches; the others
 // are queued.
 std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& problem, const GradeOptions& options,
                                         const fs::path& results_dir, std::vector<GradeRow>* rows) {
   std::vector<std::size_t> queue;
+  const std::string judge = judge_key(paths, problem, options.sanitize);
   for (std::size_t i = 0; i < rows->size(); ++i) {
     GradeRow& row = (*rows)[i];
-    std::string key =
-        submission_key(paths, problem, (fs::path(options.dir) / row.submission).string(), options.sanitize);
+    std::string key = submission_key(judge, (fs::path(options.dir) / row.submission).string());
     std::optional<GradeRow> stored;
     if (std::optional<std::string> text = read_file((results_dir / (row.submission + ".json")).string())) {
       json data = json::parse(*text, nullptr, false);
@@ -219,9 +261,14 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
   auto start = std::chrono::steady_clock::now();
   GradeRow row;
   try {
+    std::string refusal = refusal_of(options.dir, queued.submission);
+    if (!refusal.empty()) throw Refused{refusal};
     ProblemResult result = judge_solution(paths, problem, request);
     row = row_from_result(result);
     *detail = result_to_json(result, ResultForm::kPublic);
+  } catch (const Refused& refused) {
+    row.verdict = verdict_name(Verdict::kCompileError);
+    row.message = refused.message;
   } catch (const JudgeFault& fault) {
     row.verdict = kErrorVerdict;
     row.message = capped("the judge could not judge it: " + fault.message);

@@ -1,15 +1,18 @@
 // `judge grade PROBLEM DIR`: judges a folder of submissions for one problem,
 // several at once, resumably, and writes a summary for a gradebook.
 //
-// Submissions are the regular files directly in DIR whose names end in
-// .hpp .h .hh .hxx .cpp .cc .cxx (hidden files skipped), each judged as the
-// solution file (it is #included into the problem's adapter, so it must
-// not define main). Each submission's result is written, when it is done,
-// to REPORT_DIR/results/<file name>.json (atomically: a temporary file
-// renamed), with a key hashed from the submission's content, the problem's
-// files, the reference solution and the judge's options; a rerun skips a
-// submission whose stored key still matches, so an interrupted run resumes
-// and a changed file is judged again. At the end: REPORT_DIR/summary.csv and
+// Submissions are the files directly in DIR whose names end in .hpp .h .hh
+// .hxx .cpp .cc .cxx (hidden files skipped), each judged as the solution
+// file on its own (it is #included into the problem's adapter, so it must
+// not define main; it cannot include a classmate's file). A symbolic link
+// is judged only when its target lies inside DIR; otherwise its row is a
+// compile_error saying why. Each submission's result is written, when it
+// is done, to REPORT_DIR/results/<file name>.json (atomically: a temporary
+// file renamed), with a key hashed (SHA-256) from the submission's content,
+// the problem's files, the reference, the adapter, the harness, the judge's
+// binary and its options; a rerun skips a submission whose stored key still
+// matches, so an interrupted run resumes, and a changed file or a changed
+// judge judges again. At the end: REPORT_DIR/summary.csv and
 // REPORT_DIR/summary.json, one row per submission.
 #pragma once
 
@@ -41,8 +44,9 @@ struct GradeRow {
   std::string key;      // what the result was computed from (see above)
 };
 
-// The submissions in `dir`, sorted by name. Throws JudgeFault when `dir` is
-// not a readable directory.
+// The submissions in `dir` (regular files and symbolic links with a
+// solution's extension, not hidden), sorted by name. Throws JudgeFault when
+// `dir` is not a readable directory.
 std::vector<std::string> find_submissions(const std::string& dir);
 
 // Judges every submission not already graded and writes the summary.

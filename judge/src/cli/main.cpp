@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "cli/command.hpp"
+#include "sandbox/cleanup.hpp"
 
 namespace {
 // Requests and replies of large cases are megabytes of numbers, built and
@@ -21,5 +22,6 @@ void keep_freed_memory() {
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a runner that dies mid-write must not take the judge along
   keep_freed_memory();
+  judge::install_termination_cleanup();
   return judge::run_command_line(argc, argv);
 }

@@ -6,6 +6,7 @@
 #include <future>
 
 #include "build/build.hpp"
+#include "build/compile.hpp"
 #include "check/crash_report.hpp"
 #include "judging/case_scheduler.hpp"
 #include "judging/hints.hpp"
@@ -40,8 +41,7 @@ CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, con
   setup.learner_binary = runners.learner.binary;
   setup.learner_limits = limits_for(problem, request.sanitize);
   setup.reference_binary = runners.reference.binary;
-  setup.crash = CrashContext{runners.learner.binary, fs::absolute(request.solution_file).lexically_normal().string(),
-                             request.display_name};
+  setup.crash = CrashContext{runners.learner.binary, kCompiledSolutionPath, request.display_name, kCompileDirectory};
   setup.sanitize = request.sanitize;
   setup.parallel_runners = request.parallel_runners ? request.parallel_runners : default_parallel_runners();
   return setup;

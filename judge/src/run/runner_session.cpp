@@ -13,10 +13,13 @@
 #include <cstring>
 #include <filesystem>
 #include <judge_harness/protocol.hpp>
+#include <mutex>
 #include <optional>
 #include <random>
 
 #include "run/wire_format.hpp"
+#include "sandbox/sandbox.hpp"
+#include "sandbox/scratch.hpp"
 
 namespace judge {
 namespace {
@@ -51,6 +54,24 @@ std::string with_dropped_note(const CapturedOutput& printed) {
                      printed.total - printed.head.size());
 }
 
+// What a runner sees: the system, a few devices, the CPU list (for
+// std::thread::hardware_concurrency's fallbacks), its scratch directory as
+// /tmp (its home and working directory), and a /proc of its own processes.
+SandboxView runner_view(const SandboxScratch& scratch) {
+  SandboxView view;
+  view.mounts = system_mounts();
+  view.mounts.push_back({"/etc/localtime", "/etc/localtime", false, true});
+  view.mounts.push_back({"/dev/null", "/dev/null", /*writable=*/true});
+  for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/random"}) view.mounts.push_back({device, device});
+  view.mounts.push_back({"/sys/devices/system/cpu", "/sys/devices/system/cpu", false, true});
+  view.mounts.push_back({scratch.work(), "/tmp", /*writable=*/true});
+  if (sandbox_support().fresh_proc) view.proc = true;
+  else view.mounts.push_back({"/proc", "/proc", false, true});  // the host's: doctor says so
+  view.working_dir = "/tmp";
+  view.root_point = scratch.root();
+  return view;
+}
+
 std::vector<std::string> runner_environment(const std::string& scratch_dir, const RunnerLimits& limits) {
   std::vector<std::string> env = {
       "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + scratch_dir, "TMPDIR=" + scratch_dir,
@@ -77,7 +98,7 @@ std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_
   try {
     json reply = json::from_cbor(incoming.begin() + static_cast<long>(4 + nonce.size()), incoming.end(), true, true,
                                  json::cbor_tag_handler_t::store);
-    if (expand_typed_arrays(&reply)) return reply;
+    if (expand_typed_arrays(&reply)) return std::optional<json>(std::move(reply));
   } catch (const json::exception&) {
   }
   *problem = "the runner's reply could not be decoded";
@@ -124,11 +145,11 @@ class RunnerSession::Exchange {
 
   CallResult run() {
     for (;;) {
-      if (std::optional<CallResult> done = complete_reply()) return *done;
+      if (std::optional<CallResult> done = complete_reply()) return std::move(*done);
       if (channel_closed_) return closed();
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
       if (left <= 0) return timed_out();
-      if (std::optional<CallResult> failed = wait_and_transfer(std::min<long>(left, 1000))) return *failed;
+      if (std::optional<CallResult> failed = wait_and_transfer(std::min<long>(left, 1000))) return std::move(*failed);
     }
   }
 
@@ -151,7 +172,7 @@ class RunnerSession::Exchange {
     child().drain(&printed_, &printed_);
     result_.output = with_dropped_note(printed_);
     read_reply(*reply, &result_);
-    return result_;
+    return std::move(result_);
   }
 
   // Polls the channel and the output pipes once, for at most `wait_ms`;
@@ -234,7 +255,7 @@ class RunnerSession::Exchange {
     result_.wall_ms = ms_since(start_);
     result_.output = with_dropped_note(printed_);
     session_.kill_runner();
-    return result_;
+    return std::move(result_);
   }
 
   RunnerSession& session_;
@@ -257,12 +278,10 @@ RunnerSession::~RunnerSession() { stop(); }
 
 bool RunnerSession::start(std::string* error) {
   // Named after the judge's process, so a judge's leftovers can be told apart.
-  std::string scratch_template = fmt::format("/tmp/judge-run-{}-XXXXXX", getpid());
-  if (!mkdtemp(scratch_template.data())) {
-    *error = fmt::format("mkdtemp: {}", std::strerror(errno));
-    return false;
-  }
-  scratch_dir_ = scratch_template.c_str();
+  static std::once_flag stale_removed;
+  std::call_once(stale_removed, [] { remove_stale_scratch("/tmp", "judge-run-"); });
+  scratch_ = SandboxScratch::create("/tmp", "judge-run-", error);
+  if (!scratch_) return false;
   int sockets[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
     *error = fmt::format("socketpair: {}", std::strerror(errno));
@@ -271,8 +290,8 @@ bool RunnerSession::start(std::string* error) {
   }
   SpawnSpec spec;
   spec.argv = {binary_};
-  spec.env = runner_environment(scratch_dir_, limits_);
-  spec.working_dir = scratch_dir_;
+  spec.sandbox_view = runner_view(*scratch_);
+  spec.env = runner_environment(path_in_sandbox(spec.sandbox_view, "/tmp"), limits_);
   spec.channel_fd = sockets[1];
   if (limits_.memory_bytes > 0) {
     std::string unused;  // a cgroup that cannot be made now falls back like a missing one
@@ -286,7 +305,6 @@ bool RunnerSession::start(std::string* error) {
   spec.cpu_seconds = limits_.cpu_seconds;
   spec.file_size_bytes = limits_.file_size_bytes;
   spec.sandbox = true;
-  spec.sandbox_paths = default_sandbox_paths(scratch_dir_, binary_);
   child_ = Child::spawn(spec, error);
   close(sockets[1]);
   if (!child_) {
@@ -319,11 +337,7 @@ void RunnerSession::kill_runner() {
   cgroup_.reset();  // after the child: a cgroup with processes cannot be removed
   if (channel_ >= 0) close(channel_);
   channel_ = -1;
-  if (!scratch_dir_.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(scratch_dir_, ignored);
-    scratch_dir_.clear();
-  }
+  scratch_.reset();
 }
 
 void RunnerSession::start_early() {

@@ -11,6 +11,7 @@
 #include "sandbox/limits.hpp"
 #include "sandbox/memory_cgroup.hpp"
 #include "sandbox/process.hpp"
+#include "sandbox/scratch.hpp"
 
 namespace judge {
 
@@ -46,7 +47,7 @@ class RunnerSession : public Runner {
   std::unique_ptr<Child> child_;
   int channel_ = -1;
   std::string nonce_;
-  std::string scratch_dir_;
+  std::unique_ptr<SandboxScratch> scratch_;  // removed after the child
 };
 
 }  // namespace judge

@@ -45,15 +45,19 @@ std::uint64_t handled_fs(int abi) {
   return rights;
 }
 
-bool add_rule(int ruleset, const char* path, std::uint64_t rights, std::uint64_t handled) {
-  int fd = open(path, O_PATH | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT;  // a directory this system lacks: nothing to allow
+bool add_rule_for(int ruleset, int fd, std::uint64_t rights, std::uint64_t handled) {
   struct stat info;
   if (fstat(fd, &info) == 0 && !S_ISDIR(info.st_mode)) rights &= kFileRights;
   PathBeneathAttr rule{rights & handled, fd};
-  long result = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+  return syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0;
+}
+
+bool add_rule(int ruleset, const char* path, std::uint64_t rights, std::uint64_t handled) {
+  int fd = open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT;  // a directory this system lacks: nothing to allow
+  bool ok = add_rule_for(ruleset, fd, rights, handled);
   close(fd);
-  return result == 0;
+  return ok;
 }
 }  // namespace
 
@@ -70,7 +74,7 @@ int probe_landlock(std::string* missing) {
 
 namespace sandbox_child {
 
-int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write, const char* executable) {
+int filesystem_ruleset(int landlock_abi, const char* const* readable, const char* const* writable, int executable_fd) {
   RulesetAttr attr{handled_fs(landlock_abi), 0, 0};
   std::size_t size = sizeof(std::uint64_t);
   if (landlock_abi >= 4) attr.handled_access_net = kNetBindTcp | kNetConnectTcp, size = 2 * sizeof(std::uint64_t);
@@ -78,11 +82,12 @@ int filesystem_ruleset(int landlock_abi, const char* const* read_only, const cha
   int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, size, 0));
   if (ruleset < 0) return -1;
   bool ok = true;
-  for (const char* const* path = read_only; *path && ok; ++path)
+  for (const char* const* path = readable; *path && ok; ++path)
     ok = add_rule(ruleset, *path, kFsRead, attr.handled_access_fs);
-  ok = ok && add_rule(ruleset, read_write, attr.handled_access_fs, attr.handled_access_fs);
-  ok = ok &&
-       add_rule(ruleset, executable, LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE, attr.handled_access_fs);
+  for (const char* const* path = writable; *path && ok; ++path)
+    ok = add_rule(ruleset, *path, attr.handled_access_fs, attr.handled_access_fs);
+  ok = ok && add_rule_for(ruleset, executable_fd, LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE,
+                          attr.handled_access_fs);
   if (!ok) {
     int error = errno;
     close(ruleset);

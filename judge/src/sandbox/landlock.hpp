@@ -17,11 +17,12 @@ namespace sandbox_child {
 //
 // The rules, built while still the judge's user (who can reach a checkout
 // in a private directory such as /root), as a ruleset descriptor: read and
-// execute beneath each of `read_only` (a null-terminated array), everything
-// beneath `read_write`, read and execute of `executable`, no TCP (ABI 4),
+// execute beneath each of `readable`, everything beneath each of `writable`
+// (both null-terminated arrays; a path that does not exist is skipped),
+// read and execute of the file `executable_fd` refers to, no TCP (ABI 4),
 // no signals or abstract sockets leaving the sandbox (ABI 6). -1 (errno
 // set) on failure.
-int filesystem_ruleset(int landlock_abi, const char* const* read_only, const char* read_write, const char* executable);
+int filesystem_ruleset(int landlock_abi, const char* const* readable, const char* const* writable, int executable_fd);
 // Sets no_new_privs and applies the ruleset, closing it; false (errno set)
 // on failure.
 bool enforce_ruleset(int ruleset);

@@ -1,7 +1,9 @@
-// limits_for: plain and sanitized runners.
+// limits_for (plain and sanitized runners) and compile_limits.
 #include "sandbox/limits.hpp"
 
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 namespace judge {
 namespace {
@@ -25,7 +27,24 @@ RunnerLimits sanitized(RunnerLimits limits, const Problem& problem) {
                       "JUDGE_NO_CRASH_TRACE=1"};
   return limits;
 }
+
+// An integer environment variable within [low, high], else `fallback`.
+long setting(const char* name, long low, long high, long fallback) {
+  const char* text = std::getenv(name);
+  if (!text) return fallback;
+  char* end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  return end != text && *end == '\0' && value >= low && value <= high ? value : fallback;
+}
 }  // namespace
+
+CompileLimits compile_limits() {
+  CompileLimits limits;
+  limits.seconds = static_cast<int>(setting("JUDGE_COMPILE_SECONDS", 1, 600, limits.seconds));
+  limits.memory_bytes =
+      static_cast<std::uint64_t>(setting("JUDGE_COMPILE_MEMORY_MB", 64, 65536, limits.memory_bytes >> 20)) << 20;
+  return limits;
+}
 
 RunnerLimits limits_for(const Problem& problem, bool sanitize) {
   RunnerLimits limits;

@@ -37,4 +37,19 @@ RunnerLimits limits_for(const Problem& problem, bool sanitize);
 // -O1 with ASan and UBSan runs 2 to 7 times slower.
 inline constexpr double kSanitizedTimeScale = 5.0;
 
+// The limits of one sandboxed compile (the compiler, assembler and linker
+// together): generous for a real solution (a sanitized Eigen build peaks
+// near 700 MiB and 15 s), small enough that a hostile one cannot take the
+// machine or fill the disk.
+struct CompileLimits {
+  std::uint64_t memory_bytes = 2ull << 30;      // a memory cgroup's limit; else RLIMIT_AS per process, doubled
+  int seconds = 60;                             // wall clock, and CPU time per process
+  std::uint64_t file_size_bytes = 256ull << 20;  // any file written (a runner is a few MiB)
+  int max_processes = 64;                        // RLIMIT_NPROC, where the compiler runs as a user of its own
+};
+
+// The compile limits; JUDGE_COMPILE_SECONDS (1 to 600) sets `seconds`, and
+// JUDGE_COMPILE_MEMORY_MB (64 to 65536) `memory_bytes`.
+CompileLimits compile_limits();
+
 }  // namespace judge

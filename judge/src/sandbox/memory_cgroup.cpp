@@ -18,6 +18,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sandbox/cleanup.hpp"
 #include "util/files.hpp"
 
 namespace judge {
@@ -283,6 +284,7 @@ std::unique_ptr<MemoryCgroup> MemoryCgroup::create(const CgroupLocation& parent,
     return nullptr;
   }
   cgroup->directory_ = directory;  // from here the destructor removes it
+  register_cgroup(directory);
   const fs::path dir = directory;
   if (!fs::exists(dir / limit_file(parent.version))) {
     *error =
@@ -308,6 +310,7 @@ std::unique_ptr<MemoryCgroup> MemoryCgroup::create(const CgroupLocation& parent,
 MemoryCgroup::~MemoryCgroup() {
   if (procs_fd_ >= 0) close(procs_fd_);
   if (directory_.empty()) return;
+  unregister_cgroup(directory_);
   // Normally empty already (the runner's group and PID namespace are gone);
   // cgroup.kill (v2, Linux 5.14) makes sure.
   if (version_ == CgroupVersion::kV2 && fs::exists(fs::path(directory_) / "cgroup.kill"))

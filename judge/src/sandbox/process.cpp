@@ -16,10 +16,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <utility>
 
+#include "sandbox/cleanup.hpp"
 #include "sandbox/identity.hpp"
 #include "sandbox/landlock.hpp"
+#include "sandbox/sandbox.hpp"
+#include "sandbox/view.hpp"
 
 namespace judge {
 namespace {
@@ -41,9 +45,7 @@ struct ChildPlan {
   bool drop_privileges = false;
   uid_t runner_uid = 0;
   int landlock_abi = 0;
-  const char* const* read_only = nullptr;
-  const char* read_write = nullptr;
-  const char* executable = nullptr;
+  const PreparedView* view = nullptr;  // sandboxed children only
   int exec_fd = -1;
 };
 
@@ -108,10 +110,17 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
     setrlimit(RLIMIT_CPU, &cpu);
   }
   if (spec.file_size_bytes) set_limit(RLIMIT_FSIZE, spec.file_size_bytes);
-  if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) fail_in_child(plan.error_pipe, "chdir");
+  if (plan.view && plan.view->private_root()) {
+    const char* failed_call = "";
+    if (!enter_private_root(*plan.view, &failed_call)) fail_in_child(plan.error_pipe, failed_call);
+  } else {
+    const char* working_dir = plan.view ? plan.view->working_dir() : spec.working_dir.c_str();
+    if (*working_dir && chdir(working_dir) != 0) fail_in_child(plan.error_pipe, "chdir");
+  }
   int ruleset = -1;
   if (plan.landlock_abi > 0) {
-    ruleset = sandbox_child::filesystem_ruleset(plan.landlock_abi, plan.read_only, plan.read_write, plan.executable);
+    ruleset = sandbox_child::filesystem_ruleset(plan.landlock_abi, plan.view->readable(), plan.view->writable(),
+                                                plan.exec_fd);
     if (ruleset < 0) fail_in_child(plan.error_pipe, "landlock");
   }
   if (plan.drop_privileges) {
@@ -132,7 +141,7 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
 // the program ended; a second process is PID 1 of the new namespace (its
 // exit kills everything left inside) and a third runs the program.
 [[noreturn]] void run_in_namespaces(const SpawnSpec& spec, const ChildPlan& plan) {
-  if (!sandbox_child::enter_namespaces(*plan.support, plan.outer_uid, plan.outer_gid))
+  if (!sandbox_child::enter_namespaces(*plan.support, plan.view->private_root(), plan.outer_uid, plan.outer_gid))
     fail_in_child(plan.error_pipe, "unshare");
   int status_pipe[2];
   if (pipe(status_pipe) != 0) fail_in_child(plan.error_pipe, "pipe");
@@ -251,8 +260,8 @@ struct Pipes {
   }
 };
 
-// Fills in the sandbox's part of `plan`, which points into `read_only`.
-bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::vector<const char*>* read_only, std::string* error) {
+// Fills in the sandbox's part of `plan`, which points into `view`.
+bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<PreparedView>* view, std::string* error) {
   const SandboxSupport& support = sandbox_support();
   plan->support = &support;
   plan->namespaces = support.namespaces;
@@ -261,20 +270,18 @@ bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::vector<const char
   plan->drop_privileges = support.drop_to_nobody;
   plan->runner_uid = next_runner_uid();
   plan->landlock_abi = support.landlock_abi;
-  for (const std::string& path : spec.sandbox_paths.read_only) read_only->push_back(path.c_str());
-  read_only->push_back(nullptr);
-  plan->read_only = read_only->data();
-  plan->read_write = spec.sandbox_paths.read_write.c_str();
-  plan->executable = spec.sandbox_paths.executable.c_str();
+  view->emplace(spec.sandbox_view, support.private_root);
+  plan->view = &**view;
   // Opened now, while the judge's user can reach it through every directory.
   plan->exec_fd = open(spec.argv[0].c_str(), O_PATH | O_CLOEXEC);
   if (plan->exec_fd < 0) {
     *error = fmt::format("open {}: {}", spec.argv[0], std::strerror(errno));
     return false;
   }
-  if (support.drop_to_nobody && !spec.sandbox_paths.read_write.empty() &&
-      chown(spec.sandbox_paths.read_write.c_str(), plan->runner_uid, kNobody) != 0) {
-    *error = fmt::format("chown {}: {}", spec.sandbox_paths.read_write, std::strerror(errno));
+  if (!support.drop_to_nobody) return true;
+  for (const SandboxMount& mount : spec.sandbox_view.mounts) {
+    if (!mount.writable || chown(mount.host.c_str(), plan->runner_uid, kNobody) == 0) continue;
+    *error = fmt::format("chown {}: {}", mount.host, std::strerror(errno));
     close(std::exchange(plan->exec_fd, -1));
     return false;
   }
@@ -293,8 +300,8 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = c_strings(spec.env);
   ChildPlan plan{argv.data(), envp.data(), pipes.out[1], pipes.err[1], pipes.status[1]};
-  std::vector<const char*> read_only;
-  if (spec.sandbox && !plan_sandbox(spec, &plan, &read_only, error)) return nullptr;
+  std::optional<PreparedView> view;
+  if (spec.sandbox && !plan_sandbox(spec, &plan, &view, error)) return nullptr;
   pid_t pid = fork();
   if (pid < 0) {
     *error = fmt::format("fork: {}", std::strerror(errno));
@@ -304,6 +311,7 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   if (pid == 0) exec_child(spec, plan);
   if (plan.exec_fd >= 0) close(plan.exec_fd);
   setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
+  register_process_group(pid);
   pipes.close_child_ends();
   ChildFailure failure{};
   ssize_t n;
@@ -333,6 +341,7 @@ Child::~Child() {
     kill_group();
     wait();
   }
+  unregister_process_group(pid_);
   if (stdout_fd_ >= 0) close(stdout_fd_);
   if (stderr_fd_ >= 0) close(stderr_fd_);
 }
@@ -384,12 +393,12 @@ bool Child::poll_exited() {
   return reaped_;
 }
 
-CommandResult run_command(const SpawnSpec& spec, int timeout_ms) {
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap) {
   CommandResult result;
   std::unique_ptr<Child> child = Child::spawn(spec, &result.error);
   if (!child) return result;
   result.started = true;
-  CapturedOutput output(1 << 20);
+  CapturedOutput output(output_cap);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   bool out_open = true, err_open = true;
   while (out_open || err_open) {
@@ -411,6 +420,15 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms) {
       else if (n == 0 || errno != EAGAIN)
         (i == 0 ? out_open : err_open) = false;
     }
+  }
+  // Both pipes closed: the command may still be running without them.
+  while (!result.timed_out && !child->poll_exited()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      result.timed_out = true;
+      child->kill_group();
+      break;
+    }
+    usleep(1000);
   }
   result.status = child->wait();
   result.output = std::move(output.head);

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "sandbox/sandbox.hpp"
+#include "sandbox/view.hpp"
 
 namespace judge {
 
@@ -28,11 +28,13 @@ struct SpawnSpec {
   int cgroup_procs_fd = -1;               // when >= 0, the child moves itself into that cgroup first
   int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
-  // Sandboxed children get what sandbox_support() allows: PID and network
-  // namespaces, Landlock over `sandbox_paths`, a user of their own with RLIMIT_NPROC
-  // `max_processes` when the judge is root. argv[0] must then be a path.
+  // Sandboxed children get what sandbox_support() allows: PID, network and
+  // mount namespaces, the file system `sandbox_view` describes (its working
+  // directory instead of `working_dir`), Landlock over that view, and a user
+  // of their own with RLIMIT_NPROC `max_processes` when the judge is root.
+  // argv[0] must then be a path.
   bool sandbox = false;
-  SandboxPaths sandbox_paths;
+  SandboxView sandbox_view;
   int max_processes = 64;
 };
 
@@ -87,8 +89,9 @@ class Child {
   ExitStatus status_;
 };
 
-// Runs a command to completion, capturing stdout and stderr together; kills
-// it after `timeout_ms`. Used for the compiler.
+// Runs a command to completion, capturing stdout and stderr together (the
+// first `output_cap` bytes kept); kills its group after `timeout_ms`. Used for
+// the compiler and addr2line.
 struct CommandResult {
   bool started = false;
   bool timed_out = false;
@@ -96,7 +99,7 @@ struct CommandResult {
   std::string output;
   std::string error;  // why it could not start
 };
-CommandResult run_command(const SpawnSpec& spec, int timeout_ms);
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap = 1 << 20);
 
 // "SIGSEGV (segmentation fault)" and the like.
 std::string describe_signal(int signal);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <cstdlib>
 
+#include "sandbox/limits.hpp"
 #include "sandbox/memory_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -35,9 +36,18 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
                     : s.namespaces_missing + "; descendants that leave the process group can outlive it"},
       {"network namespace", s.namespaces,
        s.namespaces ? "no network interfaces but a downed loopback" : s.namespaces_missing},
+      {"private root", s.private_root,
+       s.private_root ? "a mount namespace whose root holds only the system's directories and the child's own: "
+                        "no other path exists for it (the compiler sees the build inputs and its scratch directory; "
+                        "a runner its scratch directory as /tmp)"
+                      : s.private_root_missing + "; the host's paths stay visible (Landlock still denies opening "
+                                                 "them, but a probe such as __has_include can tell that they exist)"},
+      {"fresh /proc", s.fresh_proc,
+       s.fresh_proc ? "a runner's /proc shows only its own processes"
+                    : s.fresh_proc_missing + "; a runner sees the host's /proc: other processes and their command lines"},
       {"landlock filesystem", s.landlock_abi >= 1,
-       s.landlock_abi >= 1 ? fmt::format("ABI {}: system directories read-only, scratch directory read-write, "
-                                         "problems and solutions unreadable",
+       s.landlock_abi >= 1 ? fmt::format("ABI {}: system directories read-only, the scratch directory read-write, "
+                                         "nothing else (not problems/, solutions/, the workspace or your home)",
                                          s.landlock_abi)
                            : s.landlock_missing + "; the runner can read what the judge's user can"},
       {"landlock tcp", s.landlock_abi >= 4,
@@ -56,8 +66,15 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
 }  // namespace
 
 std::vector<ProtectionReport> describe_protections() {
-  std::vector<ProtectionReport> out = isolation_protections(sandbox_support());
+  const SandboxSupport& s = sandbox_support();
+  std::vector<ProtectionReport> out = isolation_protections(s);
   out.push_back(memory_protection());
+  CompileLimits compile = compile_limits();
+  out.push_back({"sandboxed compile", s.namespaces,
+                 fmt::format("the compiler, assembler and linker work on a private copy of the solution in the same "
+                             "sandbox, limited to {} s, {} MiB of memory and {} MiB per file written{}",
+                             compile.seconds, compile.memory_bytes >> 20, compile.file_size_bytes >> 20,
+                             s.namespaces ? "" : "; without PID namespaces a killed judge can leave compiler processes behind")});
   out.push_back(
       {"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
   out.push_back({"output", true, "stdout/stderr drained by the judge; 16 KiB per case kept, the rest discarded"});

@@ -6,33 +6,110 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
 
 #include "sandbox/landlock.hpp"
+#include "sandbox/view.hpp"
 
 namespace judge {
 namespace {
+std::string describe_unshare(bool user_namespace, int error, const char* extra) {
+  return fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET{}{}): {}{}", extra, user_namespace ? " | CLONE_NEWUSER" : "",
+                     std::strerror(error),
+                     user_namespace ? " (unprivileged user namespaces may be disabled: "
+                                      "sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)"
+                                    : "");
+}
+
 // Tries the namespaces in a throwaway child, so the judge itself is untouched.
-bool probe_namespaces(bool user_namespace, std::string* missing) {
+bool probe_namespaces(const SandboxSupport& s, std::string* missing) {
   pid_t child = fork();
   if (child < 0) return *missing = fmt::format("fork: {}", std::strerror(errno)), false;
-  if (child == 0) {
-    int flags = CLONE_NEWPID | CLONE_NEWNET | (user_namespace ? CLONE_NEWUSER : 0);
-    _exit(unshare(flags) == 0 ? 0 : (errno & 0xff));
-  }
+  if (child == 0) _exit(sandbox_child::enter_namespaces(s, false, getuid(), getgid()) ? 0 : (errno & 0xff));
   int status = 0;
   waitpid(child, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  int error = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-  *missing = fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET{}): {}{}", user_namespace ? " | CLONE_NEWUSER" : "",
-                         std::strerror(error),
-                         user_namespace ? " (unprivileged user namespaces may be disabled: "
-                                          "sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)"
-                                        : "");
+  *missing = describe_unshare(s.user_namespace, WIFEXITED(status) ? WEXITSTATUS(status) : 0, "");
   return false;
+}
+
+// What a probe of the private root reports through its pipe.
+struct RootProbe {
+  int stage;  // 0: entered; 1: unshare; 2: fork; 3: a mount (failed_call); 4: mount proc
+  int error;
+  char failed_call[32];
+};
+
+// Tries a private root with the system mounts and a fresh /proc, in a
+// throwaway child inside a throwaway PID namespace.
+RootProbe probe_private_root(const SandboxSupport& s, const PreparedView& view) {
+  RootProbe result{2, 0, {}};
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return result;
+  pid_t child = fork();
+  if (child == 0) {
+    RootProbe probe{1, 0, {}};
+    if (sandbox_child::enter_namespaces(s, true, getuid(), getgid())) {
+      pid_t inner = fork();  // the first process of the new PID namespace, as a runner's is
+      if (inner == 0) {
+        const char* call = "";
+        probe.stage = enter_private_root(view, &call) ? 0 : std::strcmp(call, "mount proc") == 0 ? 4 : 3;
+        probe.error = errno;
+        strncpy(probe.failed_call, call, sizeof probe.failed_call - 1);
+        [[maybe_unused]] ssize_t n = write(report[1], &probe, sizeof probe);
+        _exit(0);
+      }
+      if (inner > 0) {
+        waitpid(inner, nullptr, 0);  // it reported
+        _exit(0);
+      }
+      probe.stage = 2;
+    }
+    probe.error = errno;
+    [[maybe_unused]] ssize_t n = write(report[1], &probe, sizeof probe);
+    _exit(0);
+  }
+  close(report[1]);
+  if (child > 0) {
+    ssize_t n;
+    do n = read(report[0], &result, sizeof result);
+    while (n < 0 && errno == EINTR);
+    waitpid(child, nullptr, 0);
+  }
+  close(report[0]);
+  return result;
+}
+
+void probe_root(SandboxSupport* s) {
+  std::string root_point = "/tmp/judge-probe-XXXXXX";
+  if (!mkdtemp(root_point.data())) {
+    s->private_root_missing = fmt::format("mkdtemp /tmp: {}", std::strerror(errno));
+    return;
+  }
+  SandboxView view;
+  view.mounts = system_mounts();
+  view.proc = true;
+  view.working_dir = "/";
+  view.root_point = root_point;
+  PreparedView prepared(view, /*private_root=*/true);
+  RootProbe probe = probe_private_root(*s, prepared);
+  std::error_code ignored;
+  std::filesystem::remove_all(root_point, ignored);
+  s->private_root = probe.stage == 0 || probe.stage == 4;
+  s->fresh_proc = probe.stage == 0;
+  probe.failed_call[sizeof probe.failed_call - 1] = '\0';
+  if (probe.stage == 1 || probe.stage == 2)
+    s->private_root_missing = describe_unshare(s->user_namespace, probe.error, " | CLONE_NEWNS");
+  else if (probe.stage == 3)
+    s->private_root_missing = fmt::format("{}: {}", probe.failed_call, std::strerror(probe.error));
+  if (!s->fresh_proc)
+    s->fresh_proc_missing = probe.stage == 4 ? fmt::format("mount proc: {}", std::strerror(probe.error))
+                                             : "needs a private root: " + s->private_root_missing;
 }
 
 bool write_file(const char* path, const char* text) {
@@ -50,27 +127,24 @@ const SandboxSupport& sandbox_support() {
     SandboxSupport s;
     s.drop_to_nobody = geteuid() == 0;
     s.user_namespace = geteuid() != 0;
-    s.namespaces = probe_namespaces(s.user_namespace, &s.namespaces_missing);
+    s.namespaces = probe_namespaces(s, &s.namespaces_missing);
+    if (s.namespaces) probe_root(&s);
+    else s.private_root_missing = s.fresh_proc_missing = "needs PID and network namespaces: " + s.namespaces_missing;
     s.landlock_abi = probe_landlock(&s.landlock_missing);
     return s;
   }();
   return support;
 }
 
-SandboxPaths default_sandbox_paths(const std::string& scratch_dir, const std::string& executable) {
-  SandboxPaths paths;
-  paths.read_only = {
-      "/usr",  "/lib",      "/lib64",    "/lib32",       "/bin",        "/etc/ld.so.cache",       "/etc/localtime",
-      "/proc", "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/sys/devices/system/cpu"};
-  paths.read_write = scratch_dir;
-  paths.executable = executable;
-  return paths;
+std::string path_in_sandbox(const SandboxView& view, const std::string& inside) {
+  return sandbox_support().private_root ? inside : host_path(view, inside);
 }
 
 namespace sandbox_child {
 
-bool enter_namespaces(const SandboxSupport& support, uid_t outer_uid, gid_t outer_gid) {
-  int flags = CLONE_NEWPID | CLONE_NEWNET | (support.user_namespace ? CLONE_NEWUSER : 0);
+bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid) {
+  int flags = CLONE_NEWPID | CLONE_NEWNET | (mount_namespace ? CLONE_NEWNS : 0) |
+              (support.user_namespace ? CLONE_NEWUSER : 0);
   if (unshare(flags) != 0) return false;
   if (support.user_namespace) {
     char map[64];

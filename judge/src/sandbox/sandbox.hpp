@@ -1,53 +1,56 @@
-// The protections around a sandboxed child (a learner's runner), and what
-// this machine allows of them.
+// The protections around a sandboxed child (a learner's runner, or the
+// compiler working on a learner's file), and what this machine allows of
+// them.
 //
 // Each protection is applied where the kernel allows it and reported (by
 // `judge doctor`, protections.hpp) when not; a missing one is a warning,
 // never a refusal.
-//   - PID namespace: every descendant dies with the runner, even after setsid.
+//   - PID namespace: every descendant dies with the child, even after setsid.
 //   - network namespace, and Landlock's TCP rules: no network.
-//   - Landlock (landlock.hpp): read-only access to system directories,
-//     read-write only to a scratch directory; the problem's files and the
-//     reference unreadable.
+//   - mount namespace with a private root (view.hpp): the child sees only
+//     its view of the file system, and a /proc of its own processes.
+//   - Landlock (landlock.hpp): read-only access to the view's read-only
+//     paths, read-write to its writable ones, nothing else.
 //   - running as root: a user of its own (identity.hpp).
-//   - rlimits (address space, CPU, file size, core dumps), set by process.cpp.
-//   - a memory cgroup (memory_cgroup.hpp), made by the runner session.
+//   - rlimits (address space, CPU, file size, processes, core dumps), set
+//     by process.cpp; a memory cgroup (memory_cgroup.hpp) made by the caller.
 #pragma once
 
 #include <sys/types.h>
 
 #include <string>
-#include <vector>
+
+#include "sandbox/view.hpp"
 
 namespace judge {
 
 struct SandboxSupport {
-  bool namespaces = false;      // new PID and network namespaces for each runner
+  bool namespaces = false;      // new PID and network namespaces for each child
   bool user_namespace = false;  // needed for them when not root
   std::string namespaces_missing;
+  bool private_root = false;  // a mount namespace whose root holds only the child's view
+  std::string private_root_missing;
+  bool fresh_proc = false;  // a /proc of the child's PID namespace inside that root
+  std::string fresh_proc_missing;
   int landlock_abi = 0;  // 0: unavailable
   std::string landlock_missing;
   bool drop_to_nobody = false;  // the judge runs as root
 };
 
-// Probed once per process (forks a short-lived child to try unshare).
+// Probed once per process (forks short-lived children to try them).
 const SandboxSupport& sandbox_support();
 
-// What a sandboxed child may touch. Prepared in the parent (no allocation
-// happens between fork and exec).
-struct SandboxPaths {
-  std::vector<std::string> read_only;  // directories and files: read (and execute)
-  std::string read_write;              // the scratch directory
-  std::string executable;              // the runner binary
-};
-SandboxPaths default_sandbox_paths(const std::string& scratch_dir, const std::string& executable);
+// How a sandboxed child will name the path `inside` of `view`: itself with
+// a private root, else the host path it maps to (for environment
+// variables and arguments that name paths).
+std::string path_in_sandbox(const SandboxView& view, const std::string& inside);
 
 namespace sandbox_child {
 // Called between fork and exec: only system calls, no allocation. New PID
-// and network namespaces, inside a user namespace mapping `outer_uid` and
-// `outer_gid` to themselves when the judge is not root. False (errno set)
-// on failure.
-bool enter_namespaces(const SandboxSupport& support, uid_t outer_uid, gid_t outer_gid);
+// and network namespaces (and a mount namespace when `mount_namespace`),
+// inside a user namespace mapping `outer_uid` and `outer_gid` to themselves
+// when the judge is not root. False (errno set) on failure.
+bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid);
 }  // namespace sandbox_child
 
 }  // namespace judge

@@ -1,6 +1,7 @@
 // Reading and writing whole files.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,16 @@ std::optional<std::string> read_file(const std::string& path);
 
 // The whole content of `path`, or "" when it cannot be read.
 std::string read_file_or_empty(const std::string& path);
+
+// Why read_regular_file() read nothing.
+enum class ReadRefusal { kNone, kCannotOpen, kNotRegular, kTooLarge };
+
+// The whole content of `path` if it is a regular file of at most
+// `max_bytes`, read through one descriptor (what is checked is what is
+// read; a FIFO or a device is never read from); nullopt with *refusal set
+// otherwise, and *error_number for kCannotOpen.
+std::optional<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, ReadRefusal* refusal,
+                                             int* error_number = nullptr);
 
 // Writes `content` to `path` through a temporary file beside it and a
 // rename, so a reader (or a rerun after an interruption) sees the whole

@@ -1,29 +1,33 @@
-// Fingerprint: FNV-1a 64.
+// Fingerprint: SHA-256 through OpenSSL's EVP interface.
 #include "util/fingerprint.hpp"
 
 #include <sys/stat.h>
 
-#include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
-#include <regex>
-#include <set>
-#include <sstream>
+#include <fmt/format.h>
 #include <vector>
 
+#include "util/errors.hpp"
 #include "util/files.hpp"
 
 namespace judge {
 
 std::uint64_t fnv1a_64(std::string_view bytes) {
-  std::uint64_t hash = Fingerprint::kOffsetBasis;
-  for (unsigned char c : bytes) hash = (hash ^ c) * Fingerprint::kPrime;
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) hash = (hash ^ c) * 0x100000001b3ull;
   return hash;
 }
 
+Fingerprint::Fingerprint() : context_(EVP_MD_CTX_new()) {
+  if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1)
+    throw JudgeFault{"cannot start a SHA-256 digest (OpenSSL)"};
+}
+
 void Fingerprint::add(std::string_view bytes) {
-  for (unsigned char c : bytes) hash_ = (hash_ ^ c) * kPrime;
-  hash_ = (hash_ ^ 0xff) * kPrime;
+  std::uint64_t size = bytes.size();
+  EVP_DigestUpdate(context_.get(), &size, sizeof size);
+  EVP_DigestUpdate(context_.get(), bytes.data(), bytes.size());
 }
 
 void Fingerprint::add_file(const std::string& path) {
@@ -50,27 +54,17 @@ void Fingerprint::add_tree(const std::string& dir) {
   }
 }
 
-void Fingerprint::add_quoted_includes(const std::string& source) {
-  static const std::regex kQuotedInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  std::set<std::string> seen{std::filesystem::absolute(source).lexically_normal().string()};
-  std::vector<std::string> pending(seen.begin(), seen.end());
-  while (!pending.empty()) {
-    std::string file = pending.back();
-    pending.pop_back();
-    std::istringstream lines(read_file_or_empty(file));
-    for (std::string line; std::getline(lines, line);) {
-      std::smatch match;
-      if (!std::regex_search(line, match, kQuotedInclude)) continue;
-      std::filesystem::path included = (std::filesystem::path(file).parent_path() / match[1].str()).lexically_normal();
-      std::error_code error;
-      if (!std::filesystem::is_regular_file(included, error) || !seen.insert(included.string()).second) continue;
-      add(included.string());
-      add_file(included.string());
-      pending.push_back(included.string());
-    }
-  }
+std::string Fingerprint::hex() const {
+  // A copy, so the digest can go on after it is read.
+  std::unique_ptr<EVP_MD_CTX, ContextFree> copy(EVP_MD_CTX_new());
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!copy || EVP_MD_CTX_copy_ex(copy.get(), context_.get()) != 1 ||
+      EVP_DigestFinal_ex(copy.get(), digest, &size) != 1)
+    throw JudgeFault{"cannot finish a SHA-256 digest (OpenSSL)"};
+  std::string out;
+  for (unsigned int i = 0; i < size; ++i) out += fmt::format("{:02x}", digest[i]);
+  return out;
 }
-
-std::string Fingerprint::hex() const { return fmt::format("{:016x}", hash_); }
 
 }  // namespace judge

@@ -1,0 +1,46 @@
+// The runner cache: compiled runners under the cache directory, named by
+// the hash of everything they are made of, and bounded in size. Past the
+// bound, the runners used least recently are removed (those used in the
+// last few minutes never are: a judge may be about to start one).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace judge {
+
+class RunnerCache {
+ public:
+  explicit RunnerCache(std::string cache_dir);
+
+  // Where the runner of `slug` with `key` lives (it may not exist).
+  std::string runner_path(const std::string& slug, const std::string& key) const;
+  // True when `path` holds a runner; marks it used now.
+  bool reuse(const std::string& path) const;
+  // Moves a freshly linked runner into the cache at `path` (unless another
+  // build stored it first), then removes least recently used runners past
+  // the bound. Throws JudgeFault when it cannot be stored.
+  void store(const std::string& built, const std::string& path) const;
+
+  // The bound in bytes: JUDGE_CACHE_MAX_MB, else kDefaultBoundBytes.
+  static std::uint64_t bound_bytes();
+  static constexpr std::uint64_t kDefaultBoundBytes = 2ull << 30;
+
+ private:
+  void evict() const;
+  std::string dir_;
+};
+
+// What the cache directory holds, by kind, for `judge cache`.
+struct CacheUsage {
+  std::uint64_t runners = 0, runner_bytes = 0;
+  std::uint64_t results = 0, result_bytes = 0;
+  std::uint64_t other_bytes = 0;  // build inputs, precompiled preludes, compiler identities
+};
+CacheUsage cache_usage(const std::string& cache_dir);
+
+// Removes everything in the cache directory (the directory stays); returns
+// the bytes freed.
+std::uint64_t clear_cache(const std::string& cache_dir);
+
+}  // namespace judge
