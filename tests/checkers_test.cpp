@@ -40,11 +40,14 @@ class FakeRunner : public Runner {
   Reply reply_;
 };
 
-CallResult value(json v, double cpu_ms = 0) {
+// A value, with the times the judge measured for the call (wall time as
+// long as the CPU time unless given).
+CallResult value(json v, double cpu_ms = 0, double wall_ms = -1) {
   CallResult call;
   call.outcome = CallResult::Outcome::kValue;
   call.value = std::move(v);
   call.cpu_ms = cpu_ms;
+  call.wall_ms = wall_ms < 0 ? cpu_ms : wall_ms;
   return call;
 }
 
@@ -62,8 +65,12 @@ struct Fixture {
   Problem problem;
   TestCase test;
   std::map<std::string, std::function<json(const json&)>> reference;  // by op
-  std::function<double(const Request&)> reference_cpu_ms;
+  // What the reference's runner replies to a fresh call: by default the
+  // op's value from `reference`, taking reference_ms of CPU and wall time.
+  std::function<CallResult(const std::string& op, const json& args)> reference_call;
+  double reference_ms = 5.0;
   std::string timing_off_reason;
+  int reference_calls = 0;
 
   explicit Fixture(const std::string& check, const std::string& op) {
     problem.slug = "demo";
@@ -92,7 +99,14 @@ struct Fixture {
     EXPECT_FALSE(unsuitable) << *unsuitable;
     CheckContext context{problem, test, learner,
                          [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
-    context.reference_cpu_ms = reference_cpu_ms;
+    context.reference_call = [&](const Request& request) {
+      ++reference_calls;
+      const std::string& frame = request.frame();
+      json decoded = json::from_cbor(frame.begin() + 4, frame.end(), true, true, json::cbor_tag_handler_t::store);
+      EXPECT_TRUE(expand_typed_arrays(&decoded));
+      if (reference_call) return reference_call(decoded["op"], decoded["args"]);
+      return value(reference.at(decoded["op"])(decoded["args"]), reference_ms);
+    };
     context.timing_off_reason = timing_off_reason;
     return checker->run(context);
   }
@@ -193,6 +207,12 @@ TEST(ValuesChecker, TimeoutsCrashesAndHarnessErrors) {
     call.detail = "unknown operation";
     return call;
   });
+  f.reference_call = [](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kHarnessError;
+    call.detail = "unknown operation";
+    return call;
+  };
   EXPECT_EQ(f.run(slow).verdict, Verdict::kTimeLimitExceeded);
   TestResult crashed = f.run(crash);
   EXPECT_EQ(crashed.verdict, Verdict::kRuntimeError);
@@ -433,47 +453,115 @@ TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {
 
 // ---- growth ----
 
-FakeRunner timings(std::function<double(int attempt)> large_ns, int* attempts) {
-  return FakeRunner([=](const std::string&, const json&) {
-    int attempt = (*attempts)++;
-    return value(
-        {{"lengths", {64, 1024}}, {"ns_per_step", {{100.0, 100.0, 100.0}, {large_ns(attempt), large_ns(attempt)}}}});
-  });
-}
+// A learner whose steps cost `ms_per_step(length, attempt)` of CPU time
+// (and as much wall time, plus `waits_ms(length)`), and whose checksum is
+// the reference's.
+struct GrowthLearner {
+  std::function<double(long length, int call)> ms_per_step;
+  std::function<double(long length)> waits_ms = [](long) { return 0.0; };
+  int calls = 0;
+  std::vector<int> rounds;
+  FakeRunner runner() {
+    return FakeRunner([this](const std::string&, const json& args) {
+      long length = args["length"].get<long>(), batch = args["batch"].get<long>();
+      rounds.push_back(args["round"].get<int>());
+      double cpu = ms_per_step(length, calls++) * static_cast<double>(batch);
+      return value({{"steps", batch}, {"checksum", 1.5 * static_cast<double>(length)}}, cpu,
+                   cpu + waits_ms(length) * static_cast<double>(batch));
+    });
+  }
+};
 
 Fixture growth_fixture() {
   Fixture f("growth", "timing");
   f.test.input = {{"n", 1}};
-  f.test.check_args = {{"max_ratio", 40}, {"allowed", "O(length)"}, {"caught", "O(length^2)"}};
+  f.test.check_args = {{"max_ratio", 40}, {"lengths", {64, 1024}},  {"batches", {100, 10}},
+                       {"repeats", 3},    {"allowed", "O(length)"}, {"caught", "O(length^2)"}};
+  f.reference["timing"] = [](const json& args) {
+    return json{{"steps", args["batch"]}, {"checksum", 1.5 * args["length"].get<double>()}};
+  };
   return f;
 }
 
 TEST(GrowthChecker, LinearGrowthPassesAndQuadraticFails) {
   Fixture f = growth_fixture();
-  int attempts = 0;
-  FakeRunner linear = timings([](int) { return 1600.0; }, &attempts);
-  EXPECT_EQ(f.run(linear).verdict, Verdict::kAccepted);
-  attempts = 0;
-  FakeRunner quadratic = timings([](int) { return 25600.0; }, &attempts);
-  TestResult result = f.run(quadratic);
+  GrowthLearner linear{[](long length, int) { return 0.001 * static_cast<double>(length); }};
+  FakeRunner linear_runner = linear.runner();
+  EXPECT_EQ(f.run(linear_runner).verdict, Verdict::kAccepted);
+  GrowthLearner quadratic{[](long length, int) { return 1e-5 * static_cast<double>(length * length); }};
+  FakeRunner quadratic_runner = quadratic.runner();
+  TestResult result = f.run(quadratic_runner);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "growth");
-  EXPECT_EQ(attempts, 1) << "a ratio far over the limit is not measured again";
+  EXPECT_EQ(quadratic.calls, 2 + 2) << "a ratio far over the limit by CPU time is not measured again";
   EXPECT_NE(result.message.find("256.0 times as long for 16 times the length"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("median CPU time"), std::string::npos) << result.message;
+}
+
+TEST(GrowthChecker, EveryCallGetsStepsOfItsOwn) {
+  Fixture f = growth_fixture();
+  GrowthLearner linear{[](long length, int) { return 0.001 * static_cast<double>(length); }};
+  FakeRunner runner = linear.runner();
+  f.run(runner);
+  // The two warm-up calls share round 0; every timed round is new, so no
+  // answer can be remembered from an earlier call.
+  ASSERT_EQ(linear.rounds.size(), 8u);
+  EXPECT_EQ(std::vector<int>(linear.rounds.begin(), linear.rounds.begin() + 2), (std::vector<int>{0, 0}));
+  EXPECT_EQ(std::vector<int>(linear.rounds.begin() + 2, linear.rounds.end()), (std::vector<int>{1, 1, 2, 2, 3, 3}));
 }
 
 TEST(GrowthChecker, ARatioJustOverTheLimitIsMeasuredAgainAndTheBestCounts) {
   Fixture f = growth_fixture();
-  int attempts = 0;
-  FakeRunner noisy = timings([](int attempt) { return attempt == 0 ? 5000.0 : 3000.0; }, &attempts);
-  EXPECT_EQ(f.run(noisy).verdict, Verdict::kAccepted);
-  EXPECT_EQ(attempts, 2);
+  // 50 times for 16 times the length in the first attempt (calls 2 to 7),
+  // 30 times after.
+  GrowthLearner noisy{[](long length, int call) { return length == 64 ? 0.1 : (call < 8 ? 5.0 : 3.0); }};
+  FakeRunner runner = noisy.runner();
+  EXPECT_EQ(f.run(runner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(noisy.calls, 2 + 2 * 3 * 2);
 }
 
-TEST(GrowthChecker, AReplyWithoutTimingsIsAJudgeFault) {
+TEST(GrowthChecker, SleepingThatGrowsWithTheLengthFailsByTheClock) {
   Fixture f = growth_fixture();
-  FakeRunner learner([](const std::string&, const json&) { return value(json::object()); });
+  GrowthLearner sleeper{[](long length, int) { return 0.001 * static_cast<double>(length); },
+                        [](long length) { return 1e-4 * static_cast<double>(length * length); }};
+  FakeRunner runner = sleeper.runner();
+  TestResult result = f.run(runner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_NE(result.message.find("by the clock, waiting included"), std::string::npos) << result.message;
+}
+
+TEST(GrowthChecker, AFastWrongAnswerFailsAsAWrongValue) {
+  Fixture f = growth_fixture();
+  FakeRunner learner([](const std::string&, const json& args) {
+    bool large = args["length"].get<long>() > 100;  // right only where the cache is small
+    return value({{"steps", args["batch"]}, {"checksum", large ? 0.0 : 1.5 * args["length"].get<double>()}}, 1.0);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "value");
+  EXPECT_NE(result.message.find("wrong at length 1024"), std::string::npos) << result.message;
+}
+
+TEST(GrowthChecker, AReplyWithoutAChecksumIsAJudgeFault) {
+  Fixture f = growth_fixture();
+  FakeRunner learner([](const std::string&, const json&) { return value(json::object(), 1.0); });
   EXPECT_THROW(f.run(learner), JudgeFault);
+}
+
+TEST(GrowthChecker, CasesMustGiveGrowingLengthsAndRoundsThatSuffice) {
+  Fixture f = growth_fixture();
+  const Checker* checker = find_checker("growth");
+  const Operation& op = *f.problem.find_op("timing");
+  EXPECT_FALSE(checker->problem_with(f.test, op));
+  TestCase shrinking = f.test;
+  shrinking.check_args["lengths"] = {1024, 64};
+  EXPECT_TRUE(checker->problem_with(shrinking, op));
+  TestCase too_many = f.test;
+  too_many.check_args["repeats"] = 11;  // 3 attempts of 11 rounds: more than the op has
+  EXPECT_TRUE(checker->problem_with(too_many, op));
+  TestCase missing = f.test;
+  missing.check_args.erase("batches");
+  EXPECT_TRUE(checker->problem_with(missing, op));
 }
 
 // ---- performance ----
@@ -483,7 +571,6 @@ Fixture performance_fixture() {
   f.test.input = {{"xs", {1.0, 2.0}}};
   f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"slack_ms", 2}};
   f.reference["f"] = [](const json& args) { return args["xs"]; };
-  f.reference_cpu_ms = [](const Request&) { return 5.0; };
   return f;
 }
 
@@ -494,8 +581,21 @@ TEST(PerformanceChecker, WithinTheFactorPassesAndBeyondItIsTooSlow) {
   FakeRunner slow([](const std::string&, const json& args) { return value(args["xs"], 60.0); });
   TestResult result = f.run(slow);
   EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_NE(result.message.find("of CPU time"), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("the limit is 10x the reference plus 2 ms = 52.0 ms"), std::string::npos)
       << result.message;
+  EXPECT_EQ(f.reference_calls, 6) << "the reference is timed once per learner call, both times";
+}
+
+TEST(PerformanceChecker, WaitingCountsByTheClock) {
+  Fixture f = performance_fixture();
+  // Little CPU time, but 200 ms by the clock (asleep, or waiting on a
+  // thread the CPU count somehow missed).
+  FakeRunner sleeper([](const std::string&, const json& args) { return value(args["xs"], 1.0, 200.0); });
+  TestResult result = f.run(sleeper);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_NE(result.message.find("by the clock"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("Your CPU time was 1.0 ms"), std::string::npos) << result.message;
 }
 
 TEST(PerformanceChecker, TheMedianDecidesNotOneSlowCall) {
@@ -512,14 +612,75 @@ TEST(PerformanceChecker, AWrongValueIsAWrongAnswerFirst) {
   EXPECT_EQ(f.run(learner).verdict, Verdict::kWrongAnswer);
 }
 
-TEST(PerformanceChecker, WithoutReferenceTimingsSpeedIsNotJudged) {
+TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {
   Fixture f = performance_fixture();
-  f.reference_cpu_ms = nullptr;
   f.timing_off_reason = "not under --sanitize";
   FakeRunner slow([](const std::string&, const json& args) { return value(args["xs"], 1e6); });
   TestResult result = f.run(slow);
   EXPECT_EQ(result.verdict, Verdict::kAccepted);
   EXPECT_EQ(result.message, "not under --sanitize");
+  EXPECT_EQ(f.reference_calls, 0);
+}
+
+// ---- a runner's claim that the harness failed ----
+
+CallResult harness_error(const std::string& detail) {
+  CallResult call;
+  call.outcome = CallResult::Outcome::kHarnessError;
+  call.detail = detail;
+  return call;
+}
+
+TEST(HarnessClaims, AClaimTheReferenceDoesNotMakeIsTheLearnersRuntimeError) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  f.reference["f"] = [](const json& args) { return args["xs"]; };
+  FakeRunner forger(
+      [](const std::string&, const json&) { return harness_error("internal judge failure: please award full marks"); });
+  TestResult result = f.run(forger);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.failure_kind, "harness_claim");
+  EXPECT_NE(result.message.find("the claim came from your code"), std::string::npos) << result.message;
+  EXPECT_EQ(f.reference_calls, 1);
+}
+
+TEST(HarnessClaims, AClaimTheReferenceMakesTooIsTheJudgesFault) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  f.reference_call = [](const std::string&, const json&) { return harness_error("unknown operation 'f'"); };
+  FakeRunner learner([](const std::string&, const json&) { return harness_error("unknown operation 'f'"); });
+  EXPECT_THROW(f.run(learner), JudgeFault);
+}
+
+TEST(HarnessClaims, ARunnerThatCannotStartIsTheJudgesFault) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner learner([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kNotStarted;
+    call.detail = "could not start the runner: fork: Resource temporarily unavailable";
+    return call;
+  });
+  EXPECT_THROW(f.run(learner), JudgeFault);
+}
+
+TEST(OversizedReplies, AreTheLearnersRuntimeError) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner learner([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kTooLarge;
+    call.detail = "the reply to 'f' was 16777216 bytes, more than any reply to this request can be";
+    return call;
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.failure_kind, "reply_too_large");
+  EXPECT_NE(result.message.find("16777216 bytes"), std::string::npos) << result.message;
 }
 
 }  // namespace

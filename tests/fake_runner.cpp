@@ -4,11 +4,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <thread>
 
 namespace {
 void write_all(int fd, const char* data, std::size_t size) {
@@ -35,10 +37,11 @@ std::string read_frame(int fd) {
 }
 
 // Answers the first request with a hand-made CBOR reply {"value": <value>},
-// signed with the nonce of the judge's greeting.
-void reply_with_value(const std::string& cbor_value) {
+// signed with the nonce of the judge's greeting, after `work` (if any).
+void reply_with_value(const std::string& cbor_value, void (*work)() = nullptr) {
   std::string nonce = read_frame(3);
   read_frame(3);  // the request
+  if (work) work();
   std::string payload = nonce + "\xa1\x65value" + cbor_value;
   std::uint32_t size = static_cast<std::uint32_t>(payload.size());
   char header[4] = {static_cast<char>(size), static_cast<char>(size >> 8), static_cast<char>(size >> 16),
@@ -46,6 +49,15 @@ void reply_with_value(const std::string& cbor_value) {
   write_all(3, header, 4);
   write_all(3, payload.data(), payload.size());
   sleep(100);
+}
+
+// 200 ms of CPU on a second thread, which the calling thread waits for.
+void spin_on_a_thread() {
+  std::thread([] {
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    volatile double sink = 0;
+    while (std::chrono::steady_clock::now() < end) sink = sink + 1;
+  }).join();
 }
 
 template <typename T>
@@ -91,6 +103,8 @@ int main(int, char** argv) {
     reply_with_value("\xd8\x55\x48" + doubles_bytes({1.5}));  // tag 85 (float32): not the protocol's
   } else if (name == "ragged_array_reply") {
     reply_with_value("\xd8\x56\x47" + doubles_bytes({1.5}).substr(0, 7));  // 7 bytes: not whole doubles
+  } else if (name == "spins_on_a_thread") {
+    reply_with_value("\x01", spin_on_a_thread);
   } else if (name == "prints") {
     write_all(1, "hello\n", 6);
     write_all(2, "world\n", 6);

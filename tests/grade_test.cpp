@@ -137,6 +137,29 @@ TEST_F(GradeTest, ALinkOutOfTheFolderIsRefusedAndEveryFileIsJudgedOnItsOwn) {
       << rows["borrower.hpp"].dump();
 }
 
+TEST_F(GradeTest, AnyFileNameIsGradedAndShownHarmlessly) {
+  const std::vector<std::string> names = {"=HYPERLINK(\"https:example.com\",\"open\").hpp", "\x1b[31m\rred.hpp",
+                                          std::string(240, 'n') + ".hpp", "\xff\xfe latin.hpp", "@SUM(A1).hpp"};
+  for (const std::string& name : names) add(name, "solutions/temperature/reference.hpp");
+  JudgeRun run = run_judge({"grade", "temperature", dir_.string()});
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  EXPECT_EQ(run.out.find_first_of("\x1b\r"), std::string::npos) << "raw control characters reached the terminal";
+  EXPECT_NE(run.out.find("\\x1b[31m\\x0dred.hpp: accepted"), std::string::npos) << run.out;
+  std::string csv = read_file(dir_ / ".judge-grade" / "summary.csv");
+  EXPECT_NE(csv.find("\"'=HYPERLINK("), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\r\n'@SUM(A1).hpp,accepted,"), std::string::npos) << csv;
+  nlohmann::json summary = nlohmann::json::parse(read_file(dir_ / ".judge-grade" / "summary.json"));
+  ASSERT_EQ(summary["submissions"].size(), names.size());
+  for (const nlohmann::json& row : summary["submissions"]) EXPECT_EQ(row["verdict"], "accepted") << row.dump();
+  std::size_t results = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / ".judge-grade" / "results"))
+    results += entry.is_regular_file();
+  EXPECT_EQ(results, names.size());
+  JudgeRun again = run_judge({"grade", "temperature", dir_.string()});
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find("skipped 5 already graded"), std::string::npos) << again.out;
+}
+
 TEST_F(GradeTest, BadArgumentsExitTwo) {
   JudgeRun unknown = run_judge({"grade", "no_such_problem", dir_.string()});
   EXPECT_EQ(unknown.status, 2);

@@ -23,13 +23,18 @@ struct JudgeRun {
   long max_rss_kb = 0;  // its peak resident memory (its largest descendant's, if larger)
 };
 
-// The test's environment minus what would point the judge elsewhere, plus `extra`.
+// The test's environment minus what would point the judge elsewhere, plus
+// `extra` (NAME=VALUE entries), which replaces inherited variables of the
+// same names.
 inline std::vector<std::string> judge_environment(const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> dropped = {"JUDGE_ROOT=", "JUDGE_WORKSPACE="};
+  for (const std::string& variable : extra) dropped.push_back(variable.substr(0, variable.find('=') + 1));
   std::vector<std::string> env;
   for (char** entry = environ; *entry; ++entry) {
     std::string variable = *entry;
-    if (variable.rfind("JUDGE_ROOT=", 0) == 0 || variable.rfind("JUDGE_WORKSPACE=", 0) == 0) continue;
-    env.push_back(variable);
+    bool drop = false;
+    for (const std::string& prefix : dropped) drop = drop || variable.rfind(prefix, 0) == 0;
+    if (!drop) env.push_back(variable);
   }
   env.insert(env.end(), extra.begin(), extra.end());
   return env;

@@ -12,11 +12,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "fixture_files.hpp"
 #include "check/checker.hpp"
 #include "check/registry.hpp"
+#include "fixture_files.hpp"
 #include "judging/judging.hpp"
-#include "sandbox/memory_cgroup.hpp"
+#include "sandbox/runner_cgroup.hpp"
 #include "spec/problem.hpp"
 #include "util/paths.hpp"
 
@@ -49,9 +49,7 @@ Problem fast_temperature(int time_ms, std::size_t max_cases) {
   return problem;
 }
 
-std::string fixture(const std::string& name) {
-  return testing::fixture_file("temperature/" + name);
-}
+std::string fixture(const std::string& name) { return testing::fixture_file("temperature/" + name); }
 
 ProblemResult judge_fixture(const std::string& name, int time_ms = 300, std::size_t max_cases = 0,
                             unsigned parallel_runners = 0) {
@@ -133,8 +131,8 @@ class MemoryHog : public ::testing::Test {
   void TearDown() override { unsetenv(kNoMemoryCgroupVariable); }
 };
 
-TEST_F(MemoryHog, IsKilledByTheKernelUnderAMemoryCgroup) {
-  if (!memory_cgroup_support().available) GTEST_SKIP() << "no memory cgroup here: " << memory_cgroup_support().missing;
+TEST_F(MemoryHog, IsKilledByTheKernelUnderARunnerCgroup) {
+  if (!cgroup_support().available) GTEST_SKIP() << "no memory cgroup here: " << cgroup_support().missing;
   ProblemResult result = judge_fixture("memory_hog.hpp", 20000, 3);
   ASSERT_EQ(result.tests.size(), 3u);
   for (const TestResult& test : result.tests) {
@@ -142,7 +140,7 @@ TEST_F(MemoryHog, IsKilledByTheKernelUnderAMemoryCgroup) {
     EXPECT_EQ(test.message, "the kernel killed the runner at its memory limit (the problem allows 256 MiB)");
   }
   // Every runner's cgroup is gone with it.
-  for (const auto& entry : fs::directory_iterator(memory_cgroup_support().parent.directory))
+  for (const auto& entry : fs::directory_iterator(cgroup_support().parent.directory))
     EXPECT_NE(entry.path().filename().string().rfind(fmt::format("judge-{}-", getpid()), 0), 0u)
         << entry.path() << " was left behind";
 }

@@ -13,31 +13,37 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "cli/grade.hpp"
 #include "fixture_files.hpp"
 #include "run_judge.hpp"
+#include "sandbox/runner_cgroup.hpp"
+#include "sandbox/sandbox.hpp"
+#include "util/files.hpp"
 
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-using judge::testing::JudgeRun;
-using judge::testing::run_judge;
 using judge::Child;
 using judge::ExitStatus;
 using judge::SpawnSpec;
+using judge::testing::JudgeRun;
+using judge::testing::run_judge;
 
 // Which protections `judge doctor` reports active.
 const std::set<std::string>& active_protections() {
@@ -89,22 +95,37 @@ std::vector<std::string> processes_mentioning(const std::string& needle) {
   return found;
 }
 
-// Running temperature runners, except those working in another judge's
-// scratch directory (tests running at the same time): a runner's program
-// name is its binary, "…/temperature-HASH" (a compiler only mentions that
-// path among its arguments).
-std::vector<std::string> temperature_runners_not_of_other_judges(pid_t judge) {
+// The parent of process `pid`; 0 when it is gone.
+pid_t parent_of(pid_t pid) {
+  std::string stat = judge::read_file_or_empty("/proc/" + std::to_string(pid) + "/stat");  // "" once it is gone
+  std::size_t close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  char state = 0;
+  int parent = 0;
+  return std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &parent) == 2 ? parent : 0;
+}
+
+// Running runners of `problem`, except those of other judges (tests
+// running at the same time): a runner's program name is its binary,
+// "…/PROBLEM-HASH" (a compiler only mentions that path among its
+// arguments); another judge's descends from that judge, still running.
+// The judge `judge` has exited, so what it left has no judge above it.
+// With JUDGE_CACHE_DIR set (tests/unprivileged_sandbox_test.sh gives this
+// binary a cache of its own), only runners built there are this test's.
+std::vector<std::string> runners_not_of_other_judges(const std::string& problem, pid_t judge) {
+  const char* cache = std::getenv("JUDGE_CACHE_DIR");
   std::vector<std::string> found;
-  std::string others = "/tmp/judge-run-", ours = others + std::to_string(judge) + "-";
-  for (const std::string& process : processes_mentioning("/temperature-")) {
-    std::string pid = process.substr(0, process.find(':'));
+  for (const std::string& process : processes_mentioning("/" + problem + "-")) {
+    pid_t pid = std::atoi(process.c_str());
     std::string cmdline = process.substr(process.find(':') + 2);
     std::string program = cmdline.substr(0, cmdline.find(' '));
-    if (program.find("/temperature-") == std::string::npos) continue;
-    std::error_code unreadable;
-    std::string cwd = fs::read_symlink(fs::path("/proc") / pid / "cwd", unreadable).string();
-    if (!unreadable && cwd.rfind(others, 0) == 0 && cwd.rfind(ours, 0) != 0) continue;
-    found.push_back(process);
+    if (program.find("/" + problem + "-") == std::string::npos) continue;
+    if (cache && *cache && program.rfind(cache, 0) != 0) continue;
+    bool another_judges = false;
+    for (pid_t above = parent_of(pid); above > 1 && !another_judges; above = parent_of(above))
+      another_judges =
+          above != judge && command_line(fs::path("/proc") / std::to_string(above)).rfind(JUDGE_BINARY, 0) == 0;
+    if (!another_judges) found.push_back(process);
   }
   return found;
 }
@@ -122,6 +143,15 @@ struct Hostile {
   std::string file;                   // under tests/fixtures/
   std::vector<std::string> verdicts;  // any of these
   std::vector<std::string> needs;     // protections that must be active, any of each group joined by '|'
+  // Where the system-call filter is active, any of these instead (a
+  // fixture that forks is stopped at its first fork).
+  std::vector<std::string> filtered_verdicts = {};
+  // When not empty: must appear in the message of the first case that
+  // failed.
+  std::string message = {};
+  std::string problem = "temperature";
+  // The most the judge (or its largest runner) may hold at once.
+  long max_rss_mb = 1200;
 };
 
 void PrintTo(const Hostile& hostile, std::ostream* os) { *os << hostile.file; }
@@ -145,6 +175,18 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
 
   std::string mark = "judge-hostile-" + std::to_string(getpid()) + "-" + fs::path(hostile.file).stem().string();
+  // A pathname unix socket anyone may connect to, as a careless user's
+  // tmux or ssh-agent socket might be.
+  const fs::path unix_path = fs::temp_directory_path() / (mark + ".sock");
+  int unix_listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_un unix_address{};
+  unix_address.sun_family = AF_UNIX;
+  std::strncpy(unix_address.sun_path, unix_path.c_str(), sizeof unix_address.sun_path - 1);
+  fs::remove(unix_path);
+  ASSERT_EQ(bind(unix_listener, reinterpret_cast<sockaddr*>(&unix_address), sizeof unix_address), 0)
+      << std::strerror(errno);
+  ASSERT_EQ(listen(unix_listener, 16), 0);
+  chmod(unix_path.c_str(), 0777);
   std::string text;
   {
     std::ifstream in(fs::path(JUDGE_TESTS_DIR) / "fixtures" / hostile.file);
@@ -156,7 +198,11 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   };
   substitute("@PORT@", std::to_string(ntohs(address.sin_port)));
   substitute("@MARK@", mark);
-  text = judge::testing::inline_sibling_includes(text, (fs::path(JUDGE_TESTS_DIR) / "fixtures" / fs::path(hostile.file)).parent_path());
+  substitute("@UNIX_SOCKET@", unix_path.string());
+  substitute("@JUDGE_UID@", std::to_string(getuid()));
+  substitute("@JUDGE_GID@", std::to_string(getgid()));
+  text = judge::testing::inline_sibling_includes(
+      text, (fs::path(JUDGE_TESTS_DIR) / "fixtures" / fs::path(hostile.file)).parent_path());
   substitute("@SECRET_FILE@", (fs::path(JUDGE_SOURCE_DIR) / "problems/temperature/hidden/cases.yaml").string());
   substitute("@REFERENCE_FILE@", (fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").string());
   fs::path dir = fs::temp_directory_path() / mark;
@@ -167,23 +213,36 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   else
     std::ofstream(solution) << text;
 
-  JudgeRun run = run_judge({"run", "temperature", "--solution", solution.string(), "--format", "json", "--no-cache"});
+  JudgeRun run = run_judge({"run", hostile.problem, "--solution", solution.string(), "--format", "json", "--no-cache"});
 
   // The judge's own behaviour.
   EXPECT_TRUE(run.status == 0 || run.status == 1) << "exit status " << run.status << "\n" << run.err;
   json result;
   ASSERT_NO_THROW(result = json::parse(run.out)) << "stdout is not one JSON object:\n" << run.out.substr(0, 2000);
   std::string verdict = result.value("verdict", "");
-  EXPECT_NE(std::find(hostile.verdicts.begin(), hostile.verdicts.end(), verdict), hostile.verdicts.end())
+  const std::vector<std::string>& verdicts =
+      !hostile.filtered_verdicts.empty() && active_protections().count("system-call filter") ? hostile.filtered_verdicts
+                                                                                             : hostile.verdicts;
+  EXPECT_NE(std::find(verdicts.begin(), verdicts.end(), verdict), verdicts.end())
       << hostile.file << " got " << verdict << ": " << result.dump().substr(0, 2000);
   EXPECT_EQ(run.out.find("ESCAPED"), std::string::npos) << result.dump().substr(0, 2000);
-  EXPECT_LT(run.max_rss_kb, 1200 * 1024) << "the judge (or its runner) held more memory than the runner's limit";
+  EXPECT_LT(run.max_rss_kb, hostile.max_rss_mb * 1024) << "the judge (or its runner) held more memory than it may";
+  if (!hostile.message.empty() && verdict != "accepted") {
+    std::string message;
+    for (const json& test : result.value("tests", json::array()))
+      if (test.value("verdict", "") != "accepted") {
+        message = test.value("message", "");
+        break;
+      }
+    EXPECT_NE(message.find(hostile.message), std::string::npos)
+        << "the first failure's message lacks '" << hostile.message << "': " << message;
+  }
 
   // Nothing left behind.
   std::vector<std::string> left;
   for (int i = 0; i < 40; ++i) {
     left = processes_mentioning(mark);
-    std::vector<std::string> runners = temperature_runners_not_of_other_judges(run.pid);
+    std::vector<std::string> runners = runners_not_of_other_judges(hostile.problem, run.pid);
     left.insert(left.end(), runners.begin(), runners.end());
     if (left.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -201,36 +260,160 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   EXPECT_LT(connection, 0) << "the fixture connected to 127.0.0.1";
   if (connection >= 0) close(connection);
   close(listener);
+  connection = accept(unix_listener, nullptr, nullptr);
+  EXPECT_LT(connection, 0) << "the fixture connected to " << unix_path;
+  if (connection >= 0) close(connection);
+  close(unix_listener);
+  fs::remove(unix_path);
   fs::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Hostile, SandboxTest,
-    ::testing::Values(Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
-                      Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
-                      Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
-                      Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
-                      Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
-                      Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
-                      Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
-                      Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
-                      Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}},
-                      // Without a process cap (a judge that is not root), a thousand forks
-                      // can take a case's whole time limit, the more so with a runner per
-                      // core forking at once: the time is the solution's.
-                      Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}},
-                      Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
-                      Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
-                      Hostile{"hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}}),
-    [](const ::testing::TestParamInfo<Hostile>& info) {
-      std::string name = fs::path(info.param.file).stem().string();
-      return name;
-    });
+    ::testing::Values(
+        Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
+        Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
+        Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
+        Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
+        Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
+        Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
+        Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
+        Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
+        Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}, {"runtime_error"}},
+        // Without a process cap (a judge that is not root), a thousand forks
+        // can take a case's whole time limit, the more so with a runner per
+        // core forking at once: the time is the solution's.
+        Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}, {"runtime_error"}},
+        Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
+        Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
+        Hostile{
+            "hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}, {"runtime_error"}},
+        // Time is measured by the judge, of the whole runner, by two clocks.
+        Hostile{"hostile/slow_on_a_thread.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
+        Hostile{"hostile/interposes_clock_gettime.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
+        Hostile{"hostile/sleeps_on_large_inputs.hpp", {"time_limit_exceeded"}, {}, {}, "by the clock"},
+        Hostile{"hostile/kv_cache/offloads_quadratic_work.hpp",
+                {"wrong_answer"},
+                {},
+                {},
+                "too slow as the length grows",
+                "kv_cache"},
+        // Replies are bounded and a claim of a harness error is checked.
+        Hostile{"hostile/forges_a_huge_reply.hpp",
+                {"runtime_error"},
+                {},
+                {},
+                "more than any reply to this request can be",
+                "temperature",
+                160},
+        Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
+        // Nothing of the host.
+        Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
+        Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},
+        Hostile{"hostile/connects_to_a_unix_socket.hpp",
+                {"accepted"},
+                {"private root|system-call filter"},
+                {"runtime_error"},
+                "the system call socket is not allowed"},
+        Hostile{"hostile/unshares_namespaces.hpp",
+                {"runtime_error"},
+                {"system-call filter"},
+                {},
+                "the system call unshare is not allowed"},
+        Hostile{"hostile/uses_keyctl.hpp",
+                {"runtime_error"},
+                {"system-call filter"},
+                {},
+                "the system call keyctl is not allowed"}),
+    [](const ::testing::TestParamInfo<Hostile>& info) { return fs::path(info.param.file).stem().string(); });
+// A submission's control characters, printed, thrown and in its file name,
+// reach the terminal only as text: no carriage return can overwrite a
+// failure with a fake pass, no OSC 52 can write the clipboard.
+TEST(TerminalOutput, ShowsASubmissionsControlCharactersAsText) {
+  fs::path dir = fs::temp_directory_path() / ("judge-escapes-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::path solution = dir / "\x1b[32mpass\x1b[0m.hpp";
+  fs::copy_file(judge::testing::fixture_file("hostile/prints_escape_sequences.hpp"), solution,
+                fs::copy_options::overwrite_existing);
+  JudgeRun run = run_judge({"run", "temperature", "--solution", solution.string(), "--no-cache"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  for (const std::string* stream : {&run.out, &run.err})
+    for (char raw : {'\x1b', '\r', '\a'})
+      EXPECT_EQ(stream->find(raw), std::string::npos)
+          << "byte " << static_cast<int>(raw) << " reached the terminal raw:\n"
+          << *stream;
+  EXPECT_NE(run.out.find("\\x1b[32mpass\\x1b[0m.hpp"), std::string::npos) << "the file name, escaped:\n" << run.out;
+  EXPECT_NE(run.out.find("\\x1b]52;c;ZWNobyBoaQ==\\x07"), std::string::npos) << "the printed clipboard write:\n"
+                                                                             << run.out;
+  EXPECT_NE(run.out.find("\\x0d\\x1b[2K\\x1b[32m  pass"), std::string::npos) << "the exception's text:\n" << run.out;
+  fs::remove_all(dir);
+}
+
+// What a judge killed outright (SIGKILL: no cleanup) leaves, the next
+// judge removes: its runners' scratch directories in /tmp, its builds'
+// scratch directories in the cache, its cgroups. Those of a judge still
+// running stay.
+TEST(Leftovers, OfAJudgeThatIsGoneAreRemovedByTheNextJudge) {
+  pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  waitpid(gone, nullptr, 0);  // its process id is now nobody's (for a while)
+  fs::path cache = fs::temp_directory_path() / ("judge-leftovers-" + std::to_string(getpid()));
+  std::vector<fs::path> stale = {fs::temp_directory_path() / ("judge-run-" + std::to_string(gone) + "-abcdef"),
+                                 cache / "builds" / (std::to_string(gone) + "-abcdef")};
+  std::vector<fs::path> live = {fs::temp_directory_path() / ("judge-run-" + std::to_string(getpid()) + "-abcdef"),
+                                cache / "builds" / (std::to_string(getpid()) + "-abcdef")};
+  const judge::CgroupSupport& cgroups = judge::cgroup_support();
+  if (cgroups.available) {
+    stale.push_back(fs::path(cgroups.parent.directory) / ("judge-" + std::to_string(gone) + "-7"));
+    live.push_back(fs::path(cgroups.parent.directory) / ("judge-" + std::to_string(getpid()) + "-7"));
+  }
+  for (const fs::path& dir : stale) fs::create_directories(dir / (dir.string().find("/sys/") == 0 ? "" : "work"));
+  for (const fs::path& dir : live) fs::create_directories(dir);
+  JudgeRun run = run_judge({"run", "temperature", "--reference", "--no-cache"}, {"JUDGE_CACHE_DIR=" + cache.string()});
+  EXPECT_EQ(run.status, 0) << run.err;
+  for (const fs::path& dir : stale) EXPECT_FALSE(fs::exists(dir)) << dir << " was left";
+  for (const fs::path& dir : live) {
+    EXPECT_TRUE(fs::exists(dir)) << dir << " belongs to a running process, and was removed";
+    std::error_code ignored;
+    if (dir.string().find("/sys/") == 0)
+      rmdir(dir.c_str());
+    else
+      fs::remove_all(dir, ignored);
+  }
+  std::error_code ignored;
+  fs::remove_all(cache, ignored);
+}
+
+// `judge grade` will not grade where a runner could act as the judge's
+// user: no user of its own (an ordinary user without subordinate ids) and
+// no system-call filter. Seen only where the judge's runners share its
+// user; tests/unprivileged_sandbox_test.sh runs this binary so.
+TEST(GradeRefusal, RefusesRunnersThatCouldActAsTheJudgeUnlessTrusted) {
+  if (judge::sandbox_support().runner_has_own_user()) {
+    EXPECT_EQ(judge::runner_could_act_as_the_judge(), "") << "runners have a user of their own here";
+    GTEST_SKIP() << "runners have a user of their own here (root, or subordinate ids)";
+  }
+  fs::path dir = fs::temp_directory_path() / ("judge-refusal-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp", dir / "alice.hpp");
+  const std::vector<std::string> unfiltered = {"JUDGE_NO_SYSCALL_FILTER=1"};
+  JudgeRun refused = run_judge({"grade", "temperature", dir.string()}, unfiltered);
+  EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("refusing to grade: runners here would run as your user"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(dir / ".judge-grade")) << "nothing was graded";
+  JudgeRun trusted = run_judge({"grade", "temperature", dir.string(), "--trust-submissions"}, unfiltered);
+  EXPECT_EQ(trusted.status, 0) << trusted.out << trusted.err;
+  JudgeRun filtered = run_judge({"grade", "temperature", dir.string(), "--out", (dir / "filtered").string()});
+  EXPECT_EQ(filtered.status, 0) << "with the filter, the user's sockets are out of reach: " << filtered.err;
+  fs::remove_all(dir);
+}
+
 // ---- the build in front of the runner ----
 
 struct BuildAttack {
@@ -312,7 +495,8 @@ TEST_P(BuildAttackTest, IsRefusedAndLeaksNothing) {
   ASSERT_NO_THROW(result = json::parse(run.out)) << "stdout is not one JSON object:\n" << run.out.substr(0, 2000);
   EXPECT_EQ(result.value("verdict", ""), attack.verdict) << result.dump().substr(0, 3000);
   std::string said = result.value("message", "");
-  if (said.empty() && result.contains("tests") && !result["tests"].empty()) said = result["tests"][0].value("message", "");
+  if (said.empty() && result.contains("tests") && !result["tests"].empty())
+    said = result["tests"][0].value("message", "");
   EXPECT_NE(said.find(message), std::string::npos) << "expected to read: " << message << "\n" << said.substr(0, 3000);
   EXPECT_EQ(run.out.find(secret), std::string::npos) << "the secret reached stdout";
   EXPECT_EQ(run.err.find(secret), std::string::npos) << "the secret reached stderr";
@@ -344,10 +528,16 @@ INSTANTIATE_TEST_SUITE_P(
         BuildAttack{"includes_a_fifo.hpp", "compile_error", "cannot open @FIFO@: a solution is one file"},
         BuildAttack{"fills_a_gigabyte.hpp", "compile_error",
                     "the compiler's output exceeded its file size limit of 256 MiB"},
-        BuildAttack{"exhausts_the_compiler_memory.hpp", "compile_error",
-                    "the compiler exceeded its memory limit of 256 MiB", {}, {"JUDGE_COMPILE_MEMORY_MB=256"}},
-        BuildAttack{"takes_too_long_to_compile.hpp", "compile_error", "the compiler exceeded its time limit of 3 s",
-                    {}, {"JUDGE_COMPILE_SECONDS=3"}},
+        BuildAttack{"exhausts_the_compiler_memory.hpp",
+                    "compile_error",
+                    "the compiler exceeded its memory limit of 256 MiB",
+                    {},
+                    {"JUDGE_COMPILE_MEMORY_MB=256"}},
+        BuildAttack{"takes_too_long_to_compile.hpp",
+                    "compile_error",
+                    "the compiler exceeded its time limit of 3 s",
+                    {},
+                    {"JUDGE_COMPILE_SECONDS=3"}},
         BuildAttack{"long_line_in_a_skipped_block.hpp", "accepted", ""},
         BuildAttack{"long_name_in_an_error.hpp", "compile_error", "was not declared in this scope"},
         BuildAttack{"megabyte_line_and_ten_megabytes.hpp", "accepted", ""},
@@ -426,6 +616,8 @@ TEST_P(BuildInterrupted, LeavesNoProcessAndNoScratchDirectory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, BuildInterrupted, ::testing::Values(SIGINT, SIGTERM),
-                         [](const ::testing::TestParamInfo<int>& info) { return std::string(sigabbrev_np(info.param)); });
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(sigabbrev_np(info.param));
+                         });
 
 }  // namespace

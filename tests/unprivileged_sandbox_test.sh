@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# The hostile fixtures again, with the judge running as an ordinary user:
-# the sandbox then rests on an unprivileged user namespace instead of root.
-# Runs only when the tests run as root (to become `nobody`) and `nobody` can
-# reach the build; exits 77 (skipped) otherwise, saying why.
+# The hostile fixtures again, with the judge running as an ordinary user
+# (`nobody`): the sandbox then rests on an unprivileged user namespace
+# instead of root. Two rounds where the machine allows:
+#   1. nobody as it comes: no subordinate ids, so runners keep its user and
+#      the system-call filter must hold them;
+#   2. with subordinate ids for nobody in /etc/subuid and /etc/subgid
+#      (when newuidmap is installed): runners get a user of their own.
+# Runs only when the tests run as root (to become nobody and to lend it
+# ids); exits 77 (skipped) otherwise, saying why. Directories above the
+# build that nobody cannot enter (a checkout in a 0700 temporary directory)
+# are opened for it (o+x) for the run and closed again afterwards, and so
+# are /etc/subuid and /etc/subgid restored.
 # Usage: unprivileged_sandbox_test.sh SANDBOX_TEST_BINARY
 set -euo pipefail
 test_binary=$1
@@ -13,10 +21,50 @@ if ! command -v setpriv >/dev/null; then
   echo "skipped: setpriv (util-linux) is missing, so the test cannot become nobody"; exit 77
 fi
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
-if ! as_nobody test -x "$test_binary"; then
-  echo "skipped: nobody cannot reach $test_binary (a checkout in a private directory)"; exit 77
-fi
+
+opened=()
+saved=$(mktemp -d)
 cache=$(mktemp -d)
-trap 'rm -rf "$cache"' EXIT
+restore() {
+  for dir in "${opened[@]}"; do chmod o-x "$dir"; done
+  for file in subuid subgid; do
+    if [ -e "$saved/$file" ]; then cp "$saved/$file" "/etc/$file"; elif [ -e "$saved/$file.absent" ]; then rm -f "/etc/$file"; fi
+  done
+  rm -rf "$saved" "$cache"
+}
+trap restore EXIT
+# Every directory from / down to the build and the sources, searchable by others.
+for path in "$(dirname "$(readlink -f "$test_binary")")" "$(readlink -f "$(dirname "$0")")"; do
+  while [ "$path" != / ]; do
+    if [ -d "$path" ] && ! stat -c %A "$path" | grep -q '^d.\{8\}[xt]'; then
+      chmod o+x "$path"; opened+=("$path")
+    fi
+    path=$(dirname "$path")
+  done
+done
+if ! as_nobody test -x "$test_binary"; then
+  echo "skipped: nobody cannot run $test_binary"; exit 77
+fi
 chown nobody "$cache"
-as_nobody env HOME="$cache" JUDGE_CACHE_DIR="$cache" "$test_binary" --gtest_brief=1
+run_as_nobody() {
+  as_nobody env HOME="$cache" JUDGE_CACHE_DIR="$cache" "$test_binary" --gtest_brief=1
+}
+
+echo "== as nobody, without subordinate ids"
+run_as_nobody
+
+if ! command -v newuidmap >/dev/null || ! command -v newgidmap >/dev/null; then
+  echo "== with subordinate ids: skipped (newuidmap and newgidmap, Debian package uidmap, are not installed)"
+  exit 0
+fi
+if grep -q '^nobody:' /etc/subuid 2>/dev/null || grep -q '^nobody:' /etc/subgid 2>/dev/null; then
+  echo "== with subordinate ids: nobody has them already"
+else
+  for file in subuid subgid; do
+    if [ -e "/etc/$file" ]; then cp "/etc/$file" "$saved/$file"; else touch "$saved/$file.absent"; fi
+    # A range far from the ids useradd hands out.
+    echo "nobody:1879048192:65536" >> "/etc/$file"
+  done
+  echo "== with subordinate ids"
+fi
+run_as_nobody

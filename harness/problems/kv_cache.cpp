@@ -3,7 +3,7 @@
 // Ops that call the learner's code:
 //   attention_steps   T steps on one fresh cache; every step's output (T rows)
 //   cache_state       the same T steps; then the cache's length and rows
-//   step_timing       CPU time per step at a few cache lengths
+//   step_cost         a batch of steps at one cache length, for the judge to time
 // Trusted oracles (never call the learner's code):
 //   full_attention        each step's output recomputed from scratch
 //   expected_cache_state  what the cache must hold after the T steps
@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <limits>
 #include <vector>
 
@@ -154,17 +153,7 @@ Value full_attention_op(const Value& args) {
   return rows_value(outputs);
 }
 
-// CPU time of this thread, which runs the learner's code. Not the process
-// clock: once RLIMIT_CPU is set (the judge sets it), the kernel serves the
-// process clock from a group timer that advances only at scheduler ticks
-// (several milliseconds), far too coarse for one short batch.
-std::int64_t cpu_ns() {
-  timespec ts{};
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) throw BadRequest{"clock_gettime failed"};
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-// splitmix64, for the timing op's random cache contents.
+// splitmix64, for the cost op's random cache contents.
 struct Stream {
   std::uint64_t state;
   double uniform() {  // in [-1, 1)
@@ -181,55 +170,75 @@ struct Stream {
   }
 };
 
-// For each length L: a cache already holding L random tokens (written
-// directly, as the contract lays them out), then `repeats` timed batches of
-// batches[i] steps, the length reset to L before each batch. Returns the CPU
-// time per step of every batch, in nanoseconds.
-Value step_timing_op(const Value& args) {
+// How many distinct rounds of steps one length offers: no two calls of a
+// growth check send the learner's code the same steps, so nothing it
+// remembers from one call can make a later one cheap.
+constexpr int kRounds = 32;
+
+// What step_cost keeps between calls, so that a call costs only the steps:
+// a cache already holding `length` random tokens (written directly, as the
+// contract lays them out), with room for one more, and kRounds rounds of
+// `batch` (q, k, v) steps.
+struct CostState {
+  int n_heads = 0, kv = 0, d = 0, length = 0, batch = 0;
+  std::uint64_t seed = 0;
+  KVCache cache{1, 1, 1};
+  std::vector<Eigen::VectorXd> qs, ks, vs;  // kRounds * batch each
+  bool matches(int h, int g, int dim, int len, int b, std::uint64_t s) const {
+    return n_heads == h && kv == g && d == dim && length == len && batch == b && seed == s;
+  }
+};
+
+CostState& cost_state(int n_heads, int kv, int d, int length, int batch, std::uint64_t seed) {
+  static std::vector<CostState> states;  // one per length of the case: two
+  for (CostState& state : states)
+    if (state.matches(n_heads, kv, d, length, batch, seed)) return state;
+  if (states.size() >= 4) states.clear();
+  CostState& state = states.emplace_back();
+  state.n_heads = n_heads, state.kv = kv, state.d = d, state.length = length, state.batch = batch, state.seed = seed;
+  Stream stream{seed ^ (static_cast<std::uint64_t>(length) << 32)};
+  state.cache = KVCache(length + 1, kv, d);
+  for (int r = 0; r < length; ++r)
+    for (long c = 0; c < state.cache.keys.cols(); ++c)
+      state.cache.keys(r, c) = stream.uniform(), state.cache.values(r, c) = stream.uniform();
+  for (int i = 0; i < kRounds * batch; ++i) {
+    state.qs.push_back(stream.vector(static_cast<long>(n_heads) * d));
+    state.ks.push_back(stream.vector(static_cast<long>(kv) * d));
+    state.vs.push_back(stream.vector(static_cast<long>(kv) * d));
+  }
+  return state;
+}
+
+// `batch` steps, each on the cache holding `length` tokens (its length is
+// reset before every step, so every step costs what one step at `length`
+// costs), with the steps of round `round`. Returns the number of steps and
+// the sum of every output, which the judge compares with the reference's:
+// a fast answer must still be right. The judge times the call from outside.
+Value step_cost_op(const Value& args) {
   const int n_heads = judge_harness::arg_int(args, "n_heads");
   const int kv = judge_harness::arg_int(args, "n_kv_heads");
   const int d = judge_harness::arg_int(args, "head_dim");
-  const std::vector<int> lengths = judge_harness::arg_ints(args, "lengths");
-  const std::vector<int> batches = judge_harness::arg_ints(args, "batches");
-  const int repeats = judge_harness::arg_int(args, "repeats");
-  Stream stream{judge_harness::arg_seed(args, "seed")};
-  if (lengths.size() != batches.size() || repeats < 1 || kv < 1 || d < 1 || n_heads < 1)
-    throw BadRequest{"step_timing: bad arguments"};
-  Value per_length = Value::list();
-  volatile double sink = 0;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    const int length = lengths[i], batch = batches[i];
-    if (length < 0 || batch < 1) throw BadRequest{"step_timing: bad length or batch"};
-    KVCache cache(length + batch, kv, d);
-    for (int r = 0; r < length; ++r)
-      for (long c = 0; c < cache.keys.cols(); ++c)
-        cache.keys(r, c) = stream.uniform(), cache.values(r, c) = stream.uniform();
-    std::vector<Eigen::VectorXd> qs, ks, vs;
-    for (int b = 0; b < batch; ++b) {
-      qs.push_back(stream.vector(static_cast<long>(n_heads) * d));
-      ks.push_back(stream.vector(static_cast<long>(kv) * d));
-      vs.push_back(stream.vector(static_cast<long>(kv) * d));
-    }
-    std::vector<double> times;
-    for (int rep = -1; rep < repeats; ++rep) {  // rep -1 warms up, untimed
-      cache.length = length;
-      std::int64_t start = cpu_ns();
-      for (int b = 0; b < batch; ++b) {
-        Eigen::VectorXd out = learner_function(cache, qs[b], ks[b], vs[b], n_heads);
-        if (out.size() > 0) sink = sink + out(0);
-      }
-      std::int64_t elapsed = cpu_ns() - start;
-      if (rep >= 0) times.push_back(static_cast<double>(elapsed) / batch);
-    }
-    per_length.push(Value::doubles(times));
+  const int length = judge_harness::arg_int(args, "length");
+  const int batch = judge_harness::arg_int(args, "batch");
+  const int round = judge_harness::arg_int(args, "round");
+  const std::uint64_t seed = judge_harness::arg_seed(args, "seed");
+  if (kv < 1 || d < 1 || n_heads < 1 || length < 0 || batch < 1 || round < 0 || round >= kRounds)
+    throw BadRequest{"step_cost: bad arguments"};
+  CostState& state = cost_state(n_heads, kv, d, length, batch, seed);
+  long double checksum = 0;
+  for (int b = 0; b < batch; ++b) {
+    const std::size_t i = static_cast<std::size_t>(round) * batch + b;
+    state.cache.length = length;
+    Eigen::VectorXd out = learner_function(state.cache, state.qs[i], state.ks[i], state.vs[i], n_heads);
+    for (long j = 0; j < out.size(); ++j) checksum += out(j);
   }
-  return Value::map().set("lengths", Value::ints(lengths)).set("ns_per_step", per_length);
+  return Value::map().set("steps", Value::integer(batch)).set("checksum", Value::number(static_cast<double>(checksum)));
 }
 
 [[maybe_unused]] const bool registered =
     judge_harness::register_operation("attention_steps", attention_steps_op) &&
     judge_harness::register_operation("cache_state", cache_state_op) &&
-    judge_harness::register_operation("step_timing", step_timing_op) &&
+    judge_harness::register_operation("step_cost", step_cost_op) &&
     judge_harness::register_operation("full_attention", full_attention_op) &&
     judge_harness::register_operation("expected_cache_state", expected_cache_state_op);
 }  // namespace

@@ -9,7 +9,8 @@
 #include "heap_warmup.hpp"
 
 namespace judge_harness {
-void install_crash_trace();  // crash_trace.cpp
+void install_crash_trace();            // crash_trace.cpp
+void install_denied_syscall_report();  // crash_trace.cpp
 
 namespace {
 bool read_all(int fd, char* data, std::size_t size) {
@@ -69,7 +70,8 @@ bool claim_channel() {
     std::_Exit(97);
   }
   channel_nonce() = greeting;
-  install_crash_trace();  // before the learner's static initializers run
+  install_denied_syscall_report();  // before the learner's static initializers run
+  install_crash_trace();
   return true;
 }
 

@@ -1,4 +1,7 @@
-// Crash traces: when the runner dies of SIGABRT (a failed _GLIBCXX_ASSERTIONS
+// Crash traces, and the report of a denied system call (SIGSYS from the
+// judge's seccomp filter: "judge-denied-syscall: N", the call's number).
+//
+// When the runner dies of SIGABRT (a failed _GLIBCXX_ASSERTIONS
 // check, std::terminate), SIGSEGV, SIGBUS, SIGFPE or SIGILL, it writes the
 // addresses of its own stack frames to stderr, relative to where the runner
 // binary is loaded, as one line:
@@ -18,11 +21,14 @@
 #include <execinfo.h>
 #include <link.h>
 #include <signal.h>
+#include <strings.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 
 namespace judge_harness {
 namespace {
@@ -103,9 +109,45 @@ void on_fatal_signal(int signal_number, siginfo_t*, void* context) {
 }
 }  // namespace
 
+namespace {
+// JUDGE_NO_CRASH_TRACE reads as the judge's boolean flags do: 1, true or
+// yes (any case) is on, anything else off.
+bool crash_trace_disabled() {
+  const char* text = std::getenv("JUDGE_NO_CRASH_TRACE");
+  if (!text) return false;
+  for (const char* on : {"1", "true", "yes"})
+    if (strcasecmp(text, on) == 0) return true;
+  return false;
+}
+
+// A call the judge's system-call filter denied: name it for the judge
+// ("judge-denied-syscall: 41"), then die of the signal.
+void on_denied_syscall(int signal_number, siginfo_t* info, void*) {
+  char line[64] = "judge-denied-syscall: ";
+  char* end = line + std::strlen(line);
+  char digits[16];
+  int count = 0;
+  for (unsigned number = static_cast<unsigned>(info->si_syscall); count == 0 || number > 0; number /= 10)
+    digits[count++] = static_cast<char>('0' + number % 10);
+  while (count > 0) *end++ = digits[--count];
+  *end++ = '\n';
+  [[maybe_unused]] ssize_t written = write(2, line, static_cast<std::size_t>(end - line));
+  ::signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
+}  // namespace
+
+void install_denied_syscall_report() {
+  struct sigaction action {};
+  action.sa_sigaction = on_denied_syscall;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSYS, &action, nullptr);
+}
+
 void install_crash_trace() {
   // The judge turns traces off under sanitizers, which print their own.
-  if (std::getenv("JUDGE_NO_CRASH_TRACE")) return;
+  if (crash_trace_disabled()) return;
   dl_iterate_phdr(find_program, nullptr);
   if (text_begin == 0) return;
   void* warm_up[2];

@@ -114,15 +114,6 @@ std::string demangled(const std::type_info& type) {
   return out;
 }
 
-// CPU time of the serving thread. The process clock would count the
-// learner's other threads too, but under RLIMIT_CPU (which the judge sets)
-// Linux advances it only at scheduler ticks, too coarse for one call.
-std::int64_t cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 json describe_exception(std::exception_ptr error) {
   json reply;
   try {
@@ -155,7 +146,6 @@ json serve_one(const json& request) {
   auto found = registry().find(name);
   if (found == registry().end()) return json{{"harness_error", "unknown operation '" + name + "'"}};
   Value args = from_json(request.at("args"));
-  std::int64_t start = cpu_ns();
   json reply;
   try {
     Value result = found->second(args);
@@ -163,7 +153,6 @@ json serve_one(const json& request) {
   } catch (...) {
     reply = describe_exception(std::current_exception());
   }
-  reply["cpu_ns"] = cpu_ns() - start;
   return reply;
 }
 }  // namespace

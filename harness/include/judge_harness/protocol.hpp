@@ -6,7 +6,7 @@
 // later judge frame is a CBOR map {"op": name, "args": map}. Every runner
 // frame is the nonce followed by a CBOR map: {"value": result} or
 // {"exception": kind, "type": dynamic type, "what": text} or
-// {"harness_error": text}, plus "cpu_ns". A frame without the nonce did not
+// {"harness_error": text}. A frame without the nonce did not
 // come from the harness and makes the reply malformed.
 //
 // Both sides send a non-empty list of floating-point numbers as a typed

@@ -1,12 +1,12 @@
-// run_compile: a sandboxed child with a memory cgroup, rlimits and a wall clock.
+// run_compile: a sandboxed child with a cgroup, rlimits and a wall clock.
 #include "build/compile.hpp"
 
 #include <signal.h>
 
 #include <fmt/format.h>
 
-#include "sandbox/memory_cgroup.hpp"
 #include "sandbox/process.hpp"
+#include "sandbox/runner_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
 #include "util/errors.hpp"
 
@@ -39,7 +39,8 @@ SandboxView compile_view(const CompileJob& job) {
   view.mounts = system_mounts();
   view.mounts.push_back({"/dev/null", "/dev/null", /*writable=*/true});
   view.mounts.push_back({job.inputs.dir, "/judge/" + job.inputs.name});
-  view.mounts.push_back({job.scratch.work(), "/judge/builds/scratch/work", /*writable=*/true});
+  view.mounts.push_back(
+      {job.scratch.work(), "/judge/builds/scratch/work", /*writable=*/true, false, /*owned_by_child=*/true});
   view.working_dir = "/judge/builds/scratch/work";
   view.root_point = job.scratch.root();
   return view;
@@ -49,6 +50,8 @@ SandboxView compile_view(const CompileJob& job) {
 CompileOutcome run_compile(const CompileJob& job) {
   SpawnSpec spec;
   spec.sandbox = true;
+  spec.syscall_filter = FilterFor::kCompiler;
+  spec.subordinate_user = false;
   spec.sandbox_view = compile_view(job);
   std::string working_dir = path_in_sandbox(spec.sandbox_view, spec.sandbox_view.working_dir);
   spec.argv = job.argv;
@@ -57,12 +60,12 @@ CompileOutcome run_compile(const CompileJob& job) {
   spec.max_processes = job.limits.max_processes;
   spec.cpu_seconds = job.limits.seconds;
   spec.file_size_bytes = job.limits.file_size_bytes;
-  std::unique_ptr<MemoryCgroup> cgroup;
+  std::unique_ptr<RunnerCgroup> cgroup;
   std::string unused;  // a cgroup that cannot be made now falls back like a missing one
-  if (std::optional<CgroupLocation> parent = memory_cgroup_parent())
-    cgroup = MemoryCgroup::create(*parent, job.limits.memory_bytes, &unused);
+  if (cgroups_in_use())
+    cgroup = RunnerCgroup::create(cgroup_support(), job.limits.memory_bytes, job.limits.max_processes, &unused);
   if (cgroup)
-    spec.cgroup_procs_fd = cgroup->procs_fd();
+    spec.cgroup_procs_fds = cgroup->procs_fds();
   else
     spec.address_space_bytes = 2 * job.limits.memory_bytes;  // address space runs ahead of resident memory
   CommandResult result = run_command(spec, job.limits.seconds * 1000, kKeptOutputBytes);

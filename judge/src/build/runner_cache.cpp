@@ -5,14 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 #include <vector>
 
+#include "util/environment.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
 
@@ -77,12 +78,9 @@ void RunnerCache::store(const std::string& built, const std::string& path) const
 }
 
 std::uint64_t RunnerCache::bound_bytes() {
-  if (const char* text = std::getenv("JUDGE_CACHE_MAX_MB")) {
-    char* end = nullptr;
-    unsigned long long mb = std::strtoull(text, &end, 10);
-    if (end != text && *end == '\0' && mb > 0) return static_cast<std::uint64_t>(mb) << 20;
-  }
-  return kDefaultBoundBytes;
+  return static_cast<std::uint64_t>(environment_integer("JUDGE_CACHE_MAX_MB", 1, std::int64_t{1} << 40,
+                                                        static_cast<std::int64_t>(kDefaultBoundBytes >> 20)))
+         << 20;
 }
 
 void RunnerCache::evict() const {

@@ -7,6 +7,7 @@
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 #include "util/fingerprint.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
@@ -86,12 +87,38 @@ void account_call(const CallResult& call, TestResult* result) {
   if (result->output.empty()) result->output = call.output;
 }
 
-bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result) {
+namespace {
+// A runner said the harness could not run a request. The learner's code
+// runs in the runner's process and can say it too; the reference's runner,
+// asked the same, tells the judge's fault from the learner's forgery.
+void harness_error(const CallResult& call, CheckContext& context, const Request& request, TestResult* result) {
+  CallResult reference = context.reference_call ? context.reference_call(request) : call;
+  if (reference.outcome == CallResult::Outcome::kHarnessError)
+    throw JudgeFault{
+        fmt::format("case '{}': the harness could not run the request: {}", context.test.name, reference.detail)};
+  result->failure_kind = "harness_claim";
+  result->verdict = Verdict::kRuntimeError;
+  result->message = fmt::format(
+      "the runner replied that the harness could not run the request ({}), but the reference's runner ran the same "
+      "request: the claim came from your code (a thrown judge_harness::BadRequest or a forged reply)",
+      cap_characters(call.detail, 200, "..."));
+}
+}  // namespace
+
+CallResult call_learner(CheckContext& context, const Request& request, TestResult* result) {
+  CallResult call = context.learner.call(request, context.test.time_ms);
+  account_call(call, result);
+  return call;
+}
+
+bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, const Request& request,
+                              TestResult* result) {
   using Outcome = CallResult::Outcome;
+  const TestCase& test = context.test;
+  const int memory_mb = context.problem.memory_mb;
   switch (call.outcome) {
     case Outcome::kValue: return false;
-    case Outcome::kHarnessError:
-      throw JudgeFault{fmt::format("case '{}': the harness could not run the request: {}", test.name, call.detail)};
+    case Outcome::kHarnessError: harness_error(call, context, request, result); return true;
     case Outcome::kTimeout:
       result->failure_kind = "timeout";
       result->verdict = Verdict::kTimeLimitExceeded;
@@ -103,6 +130,12 @@ bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int 
       result->verdict = Verdict::kRuntimeError;
       result->message = call.detail;
       return true;
+    case Outcome::kTooLarge:
+      result->failure_kind = "reply_too_large";
+      result->verdict = Verdict::kRuntimeError;
+      result->message = call.detail;
+      return true;
+    case Outcome::kNotStarted: throw JudgeFault{fmt::format("case '{}': {}", test.name, call.detail)};
     case Outcome::kException: threw(call, test, memory_mb, result); return true;
   }
   return false;

@@ -21,13 +21,15 @@ struct CheckContext {
   // Runs `op` on the reference solution and returns its value; throws
   // JudgeFault when the reference does not return one.
   std::function<nlohmann::json(const std::string& op, const nlohmann::json& args)> reference;
-  // Sends the request to the reference afresh (never memoized) and returns
-  // the CPU milliseconds the call took inside its runner; for performance
-  // checks. May be empty where no timing is wanted (hints).
-  std::function<double(const Request& request)> reference_cpu_ms = {};
+  // Sends `request` to the reference's runner afresh (never memoized) and
+  // returns what came back, with its time: for performance checks, and to
+  // check a runner's claim that the harness could not run a request. When
+  // empty, such a claim is believed (a judge fault).
+  std::function<CallResult(const Request& request)> reference_call = {};
   // Why speed is not compared with the reference in this run, when it is not
   // (a sanitized learner against an unsanitized reference would be unfair).
   std::string timing_off_reason = {};
+  bool timing_on() const { return reference_call && timing_off_reason.empty(); }
 };
 
 class Checker {
@@ -44,11 +46,18 @@ class Checker {
   virtual bool measures_speed() const { return false; }
 };
 
+// Sends `request` to the learner's runner within the case's time limit,
+// and accounts the call into *result (time, slowest call, output).
+CallResult call_learner(CheckContext& context, const Request& request, TestResult* result);
+
 // The verdict of a call that did not return a value the checker can judge:
 // time limit, crash, malformed reply, an exception (expected or not).
-// Returns false when `call` holds a value and the checker must decide.
-// Throws JudgeFault for a harness error.
-bool verdict_for_unusual_call(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result);
+// Returns false when `call` holds a value and the checker must decide. A
+// claim that the harness could not run `request` is the judge's fault
+// (JudgeFault) only when the reference's runner makes the same claim on the
+// same request; otherwise the learner's code made it: runtime_error.
+bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, const Request& request,
+                              TestResult* result);
 
 // A TestResult for `test` with its name and visibility filled in.
 TestResult start_result(const TestCase& test);

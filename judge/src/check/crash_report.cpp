@@ -2,6 +2,8 @@
 #include "check/crash_report.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <sstream>
 
 #include "sandbox/process.hpp"
+#include "sandbox/syscall_filter.hpp"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -313,9 +316,40 @@ std::string without_crash_trace(const std::string& output) {
   return out == "\n" ? "" : out;
 }
 
+namespace {
+// A call the system-call filter denied: the harness names it on stderr
+// ("judge-denied-syscall: N"); without the harness's handler (under
+// --sanitize) only the signal tells.
+bool explain_denied_syscall(TestResult* result) {
+  const std::string marker = std::string(kDeniedSyscallMarker) + " ";
+  std::size_t at = result->output.rfind(marker);
+  bool named = at != std::string::npos;
+  if (!named && result->failure_kind != fmt::format("signal:{}", SIGSYS)) return false;
+  result->verdict = Verdict::kRuntimeError;
+  result->failure_kind = "denied_syscall";
+  if (!named) {
+    result->message =
+        "killed by the system-call filter: a system call the judge's sandbox does not allow "
+        "(sockets, new processes, namespaces, ptrace and the like)";
+    return true;
+  }
+  std::size_t end = result->output.find('\n', at);
+  std::string number =
+      result->output.substr(at + marker.size(), end == std::string::npos ? end : end - at - marker.size());
+  result->message = fmt::format(
+      "the system call {} is not allowed: the judge's sandbox denies it (sockets, new "
+      "processes, namespaces, ptrace and the like)",
+      syscall_name(static_cast<int>(parse_number(number))));
+  result->output.erase(at, end == std::string::npos ? std::string::npos : end + 1 - at);
+  return true;
+}
+}  // namespace
+
 void explain_crash(const CrashContext& context, TestResult* result) {
   bool died = result->failure_kind == "died" || result->failure_kind.rfind("signal:", 0) == 0;
-  if (!died || result->output.empty()) return;
+  if (!died) return;
+  if (explain_denied_syscall(result)) return;
+  if (result->output.empty()) return;
   // A runner that crashes in one case usually crashes in many at the same
   // addresses: addr2line (a quarter second on a cold binary) runs once per set.
   static std::mutex mutex;

@@ -111,9 +111,9 @@ class SamplerChecker : public Checker {
                    TestResult* result) {
     json args = context.test.input;
     args["seeds"] = seeds;
-    CallResult call = context.learner.call(context.test.op, args, context.test.time_ms);
-    account_call(call, result);
-    if (verdict_for_unusual_call(call, context.test, context.problem.memory_mb, result)) return false;
+    const Request request(context.test.op, args);
+    CallResult call = call_learner(context, request, result);
+    if (verdict_for_unusual_call(call, context, request, result)) return false;
     if (!call.value.is_array() || call.value.size() != seeds.size()) {
       fail(result, "the harness got no token list back (the sampler's results were lost)", "malformed");
       return false;

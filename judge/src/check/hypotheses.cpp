@@ -100,9 +100,9 @@ class HypothesesChecker : public Checker {
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
-    CallResult call = context.learner.call(test.op, test.input, test.time_ms);
-    account_call(call, &result);
-    if (verdict_for_unusual_call(call, test, context.problem.memory_mb, &result)) {
+    const Request request(test.op, test.input);
+    CallResult call = call_learner(context, request, &result);
+    if (verdict_for_unusual_call(call, context, request, &result)) {
       if (!test.hidden && result.verdict != Verdict::kAccepted && !test.expects_invalid_argument)
         result.details = details(test, expected_value(context), nullptr);
       return result;

@@ -22,9 +22,10 @@ class ReferenceOracle {
   nlohmann::json call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms);
   // Starts the reference's runner ahead of its first call.
   void start_early() { session_.start_early(); }
-  // Sends `request` afresh (no memo) and returns the CPU milliseconds the
-  // call took.
-  double cpu_ms(const Request& request);
+  // Sends `request` afresh (no memo) and returns what came back, however
+  // the call ended: for timing, and for telling a learner's claim of a
+  // harness error from a real one.
+  CallResult fresh_call(const Request& request);
 
  private:
   const Problem& problem_;

@@ -287,9 +287,9 @@ class SpeculativeChecker : public Checker {
   static bool call(CheckContext& context, const std::string& key, const json& value, TestResult* result, json* out) {
     json args = context.test.input;
     args[key] = value;
-    CallResult reply = context.learner.call(context.test.op, args, context.test.time_ms);
-    account_call(reply, result);
-    if (verdict_for_unusual_call(reply, context.test, context.problem.memory_mb, result)) return false;
+    const Request request(context.test.op, args);
+    CallResult reply = call_learner(context, request, result);
+    if (verdict_for_unusual_call(reply, context, request, result)) return false;
     *out = std::move(reply.value);
     return true;
   }

@@ -3,6 +3,7 @@
 
 #include "cli/command.hpp"
 #include "util/errors.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
@@ -26,12 +27,12 @@ std::vector<DefinedCommand> define_commands(CLI::App& app) {
 int run_guarded(Command& command, const CLI::App& app) {
   try {
     return command.run(CommandContext{Paths::discover(), app});
-  } catch (const JudgeFault& fault) {
-    fmt::print(stderr, "judge: {}\n", fault.message);
+  } catch (const JudgeFault& fault) {  // may name a submission's file: escaped
+    fmt::print(stderr, "judge: {}\n", terminal_safe(fault.message));
   } catch (const SpecError& error) {
-    fmt::print(stderr, "judge: {}\n", error.message);
+    fmt::print(stderr, "judge: {}\n", terminal_safe(error.message));
   } catch (const std::exception& error) {
-    fmt::print(stderr, "judge: internal error: {}\n", error.what());
+    fmt::print(stderr, "judge: internal error: {}\n", terminal_safe(error.what()));
   }
   return 2;
 }

@@ -16,6 +16,8 @@
 #include "build/build.hpp"
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
+#include "sandbox/sandbox.hpp"
+#include "sandbox/syscall_filter.hpp"
 #include "spec/package.hpp"
 #include "spec/result_codec.hpp"
 #include "util/errors.hpp"
@@ -129,9 +131,10 @@ std::string refusal_of(const std::string& dir, const std::string& name) {
   fs::path folder = fs::weakly_canonical(dir, error);
   fs::path inside = target.lexically_relative(folder);
   if (!error && !inside.empty() && *inside.begin() != ".." && inside != ".") return "";
-  return fmt::format("{} is a symbolic link to a file outside the folder being graded; a submission must be a file "
-                     "of the folder, so it was not judged",
-                     name);
+  return fmt::format(
+      "{} is a symbolic link to a file outside the folder being graded; a submission must be a file "
+      "of the folder, so it was not judged",
+      name);
 }
 
 // The key of one submission's row: its bytes (read safely: a FIFO or a
@@ -159,15 +162,16 @@ class GradeProgress {
     std::string verdict = paint(row.verdict);
     std::string detail =
         row.verdict == kErrorVerdict || row.total == 0 ? "" : fmt::format(" ({}/{} cases)", row.passed, row.total);
+    const std::string name = terminal_safe(row.submission);  // any name the file system allows
     if (!live_.enabled()) {
-      fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, row.submission, verdict, detail, row.seconds);
+      fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, name, verdict, detail, row.seconds);
       std::fflush(stdout);
       return;
     }
     std::size_t filled = total_ ? kWidth * done_ / total_ : kWidth;
     // The finished submission's line scrolls up; the bar stays at the bottom.
     live_.clear();
-    fmt::print("{}: {}{}\n", row.submission, verdict, detail);
+    fmt::print("{}: {}{}\n", name, verdict, detail);
     live_.show(fmt::format("[{}{}] {}/{}", std::string(filled, '#'), std::string(kWidth - filled, '.'), done_, total_));
   }
 
@@ -204,8 +208,26 @@ std::vector<std::string> find_submissions(const std::string& dir) {
   return names;
 }
 
+std::string result_file_name(const std::string& submission) {
+  bool plain = submission.size() <= 200 &&
+               submission.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+") ==
+                   std::string::npos;
+  if (plain) return submission + ".json";
+  std::string kept;
+  for (char c : submission.substr(0, 100))
+    kept += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+  Fingerprint name;
+  name.add(submission);
+  return fmt::format("{}-{}.json", kept, name.hex().substr(0, 16));
+}
+
 std::string grade_summary_csv(const std::vector<GradeRow>& rows) {
-  auto cell = [](const std::string& text) {
+  // RFC 4180 quoting, and the OWASP rule against formula injection: a cell
+  // that starts with = + - @, a tab or a carriage return gets a leading
+  // apostrophe, so a spreadsheet shows it as text instead of evaluating it.
+  auto cell = [](const std::string& raw) {
+    std::string text =
+        !raw.empty() && std::string_view("=+-@\t\r").find(raw[0]) != std::string_view::npos ? "'" + raw : raw;
     if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
     std::string quoted = "\"";
     for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -234,7 +256,7 @@ std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& probl
     GradeRow& row = (*rows)[i];
     std::string key = submission_key(judge, (fs::path(options.dir) / row.submission).string());
     std::optional<GradeRow> stored;
-    if (std::optional<std::string> text = read_file((results_dir / (row.submission + ".json")).string())) {
+    if (std::optional<std::string> text = read_file((results_dir / result_file_name(row.submission)).string())) {
       json data = json::parse(*text, nullptr, false);
       if (!data.is_discarded()) stored = row_from_json(data);
     }
@@ -296,7 +318,7 @@ std::size_t write_summary(const Problem& problem, const fs::path& report_dir, co
   }
   std::string csv_file = (report_dir / "summary.csv").string(), json_file = (report_dir / "summary.json").string();
   write_file_atomically(csv_file, grade_summary_csv(rows));
-  write_file_atomically(json_file, json{{"problem", problem.slug}, {"submissions", summary_rows}}.dump(2) + "\n");
+  write_file_atomically(json_file, json_text(json{{"problem", problem.slug}, {"submissions", summary_rows}}, 2) + "\n");
   std::vector<std::string> tally;
   for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
   fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
@@ -321,7 +343,25 @@ fs::path prepare_results_dir(const GradeOptions& options) {
 }
 }  // namespace
 
+std::string runner_could_act_as_the_judge() {
+  const SandboxSupport& sandbox = sandbox_support();
+  const SyscallFilter& filter = syscall_filter(FilterFor::kRunner);
+  if (sandbox.runner_has_own_user() || !filter.program.empty()) return "";
+  return fmt::format(
+      "runners here would run as your user with no system-call filter ({}; {}): a submission could connect to your "
+      "unix sockets (tmux, ssh-agent) and run commands as you, or plant a process that rewrites other rows",
+      sandbox.subordinate_missing, filter.missing);
+}
+
 int grade_folder(const Paths& paths, const GradeOptions& options) {
+  if (!options.trust_submissions) {
+    std::string danger = runner_could_act_as_the_judge();
+    if (!danger.empty())
+      throw JudgeFault{
+          fmt::format("grade: refusing to grade: {}. Give your user subordinate ids (see judge doctor), "
+                      "or pass --trust-submissions if you have read every submission",
+                      danger)};
+  }
   Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
   std::vector<GradeRow> rows;
   for (const std::string& name : find_submissions(options.dir)) {
@@ -355,7 +395,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     try {
       json stored = row_json(row);
       if (!detail.is_null()) stored["result"] = detail;
-      write_file_atomically((results_dir / (row.submission + ".json")).string(), stored.dump(2) + "\n");
+      write_file_atomically((results_dir / result_file_name(row.submission)).string(), json_text(stored, 2) + "\n");
     } catch (const JudgeFault& fault) {
       std::lock_guard<std::mutex> lock(write_error_mutex);
       write_error = fault.message;

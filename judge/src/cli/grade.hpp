@@ -30,7 +30,16 @@ struct GradeOptions {
   std::string report_dir;  // empty: DIR/.judge-grade
   unsigned jobs = 0;       // parallel judgings; 0: one per core
   bool sanitize = false;   // judge every submission under --sanitize
+  // Grade even where a runner could act as the judge's user (no user of its
+  // own and no system-call filter): see runner_could_act_as_the_judge.
+  bool trust_submissions = false;
 };
+
+// Why runners here could act as the judge's user, with what that allows;
+// empty when they cannot (they have a user of their own, or the system-call
+// filter keeps them from sockets and new processes). `judge grade` refuses
+// to grade then, unless told to trust the submissions.
+std::string runner_could_act_as_the_judge();
 
 // One row of the summary.
 struct GradeRow {
@@ -59,5 +68,11 @@ int grade_folder(const Paths& paths, const GradeOptions& options);
 
 // The CSV form of the summary (RFC 4180 quoting), header line first.
 std::string grade_summary_csv(const std::vector<GradeRow>& rows);
+
+// The name of a submission's file under results/: NAME.json for a short
+// name of letters, digits and ._-+; otherwise its letters and digits (at
+// most 100) and a hash of the whole name, so that any name the file system
+// allows (quotes, newlines, control characters, 255 bytes) has one.
+std::string result_file_name(const std::string& submission);
 
 }  // namespace judge

@@ -126,7 +126,7 @@ class Watcher {
         problem_(problem),
         options_(options),
         file_(std::move(file)),
-        display_(display_path(file_)),
+        display_(terminal_safe(display_path(file_))),
         live_(wants_live_progress(stdout)),
         colour_(wants_colour(stdout)) {}
 

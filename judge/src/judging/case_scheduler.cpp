@@ -44,11 +44,10 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
   CheckContext context{problem, test, runners.learner, [&](const std::string& op, const nlohmann::json& args) {
                          return runners.oracle.call(op, args);
                        }};
+  context.reference_call = [&](const Request& request) { return runners.oracle.fresh_call(request); };
   if (setup.sanitize)
     context.timing_off_reason =
         "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
-  else
-    context.reference_cpu_ms = [&](const Request& request) { return runners.oracle.cpu_ms(request); };
   TestResult result = find_checker(test.check)->run(context);
   explain_crash(setup.crash, &result);
   return result;

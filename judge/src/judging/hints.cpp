@@ -91,6 +91,7 @@ const TestResult* HintFinder::result_of(const KnownSolution& wrong, const TestCa
   }
   CheckContext context{problem_, test, runner.session,
                        [&](const std::string& name, const nlohmann::json& args) { return oracle_->call(name, args); }};
+  context.reference_call = [&](const Request& request) { return oracle_->fresh_call(request); };
   return &runner.results.emplace(test.name, find_checker(test.check)->run(context)).first->second;
 }
 

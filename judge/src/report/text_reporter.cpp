@@ -1,5 +1,7 @@
 // The text reporter: a line per case as it finishes, failures with their
-// messages, details, hints and printed output, then the verdict.
+// messages, details, hints and printed output, then the verdict. Whatever
+// may hold a submission's bytes (messages quote exceptions and compiler
+// output; printed output; the file name) passes through terminal_safe.
 #include <fmt/format.h>
 
 #include <sstream>
@@ -7,17 +9,19 @@
 
 #include "report/reporter.hpp"
 #include "util/terminal.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
 constexpr std::size_t kPrintedLinesShown = 10;
 
+// `text`, escaped for the terminal, a line at a time behind `prefix`.
 std::string indent(const std::string& text, const std::string& prefix, std::size_t max_lines) {
   std::istringstream in(text);
   std::string line, out;
   std::size_t count = 0;
   while (std::getline(in, line)) {
-    if (count++ < max_lines) out += prefix + line + "\n";
+    if (count++ < max_lines) out += prefix + terminal_safe(line) + "\n";
   }
   if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
   return out;
@@ -28,7 +32,8 @@ class TextReporter : public Reporter {
   TextReporter(std::FILE* out, bool colour, bool live) : out_(out), colour_(colour), live_(out, live) {}
 
   void begin_problem(const Problem& problem, const std::string& solution_display) override {
-    fmt::print(out_, "{} {}: {}\n", paint(colour_, Tone::kHeading, "judging"), problem.slug, solution_display);
+    fmt::print(out_, "{} {}: {}\n", paint(colour_, Tone::kHeading, "judging"), problem.slug,
+               terminal_safe(solution_display));
     cases_total_ = problem.cases().size();
     cases_done_ = 0;
     std::fflush(out_);
@@ -44,13 +49,14 @@ class TextReporter : public Reporter {
     live_.clear();
     bool ok = test.verdict == Verdict::kAccepted;
     std::string mark = ok ? paint(colour_, Tone::kPass, "pass") : paint(colour_, Tone::kFail, "FAIL");
-    fmt::print(out_, "  {}  {:<6} {:<40} {:>9.1f} ms{}\n", mark, test.hidden ? "hidden" : "sample", test.name,
-               test.time_ms, ok ? "" : "  " + verdict_name(test.verdict));
+    fmt::print(out_, "  {}  {:<6} {:<40} {:>9.1f} ms{}\n", mark, test.hidden ? "hidden" : "sample",
+               terminal_safe(test.name), test.time_ms, ok ? "" : "  " + verdict_name(test.verdict));
     if (!ok) {
       fmt::print(out_, "{}", indent(test.message, "        ", 12));
       if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
       if (!test.hint.empty())
-        fmt::print(out_, "        {} {}\n", paint(colour_, Tone::kHint, "hint (a known mistake):"), test.hint);
+        fmt::print(out_, "        {} {}\n", paint(colour_, Tone::kHint, "hint (a known mistake):"),
+                   terminal_safe(test.hint));
     }
     if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
     if (!ok && !test.output.empty()) {

@@ -18,6 +18,7 @@ Request::Request(std::string op, const nlohmann::json& args) : op_(std::move(op)
   std::vector<std::uint8_t> body =
       nlohmann::json::to_cbor(nlohmann::json{{"op", op_}, {"args", with_typed_arrays(args)}});
   frame_ = framed(std::string_view(reinterpret_cast<const char*>(body.data()), body.size()));
+  reply_limit_ = kReplyBaseBytes + kReplyPerRequestByte * frame_.size();
 }
 
 }  // namespace judge

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "sandbox/limits.hpp"
+
 namespace judge {
 
 struct CallResult {
@@ -16,7 +18,9 @@ struct CallResult {
     kTimeout,       // no reply within the time limit; the runner was killed
     kDied,          // the runner ended or closed the channel without replying
     kMalformed,     // something that is not a harness reply came back
-    kHarnessError,  // the harness could not understand the request: a judge fault
+    kTooLarge,      // the reply announced more bytes than the request's reply_limit()
+    kHarnessError,  // the runner replied that the harness could not run the request
+    kNotStarted,    // the judge could not start the runner: a judge fault
   };
   Outcome outcome = Outcome::kDied;
   nlohmann::json value;
@@ -25,7 +29,10 @@ struct CallResult {
   std::string what;
   std::string detail;  // for kDied/kMalformed/kHarnessError/kTimeout: what happened
   double wall_ms = 0;
-  double cpu_ms = 0;  // as measured inside the runner; 0 when unknown
+  // The runner's CPU time for a timed call, every thread (and process,
+  // where a cgroup counts them), from the kernel's accounting; 0 when
+  // unknown or not timed.
+  double cpu_ms = 0;
   bool killed_by_cpu_limit = false;
   int signal = 0;              // kDied: the signal that ended the runner, if any
   long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
@@ -42,10 +49,24 @@ class Request {
   const std::string& op() const { return op_; }
   // The length-prefixed CBOR frame, as sent.
   const std::string& frame() const { return frame_; }
+  // The most bytes a reply may have (kReplyBaseBytes plus kReplyPerRequestByte
+  // times the request's size): no op returns more than a few times what it
+  // was given, and the judge never buffers a larger reply.
+  std::size_t reply_limit() const { return reply_limit_; }
+  // Whether the call is timed (performance and growth checks): only then is
+  // CallResult::cpu_ms measured, and the judge waits for the runner to go
+  // idle before reading its CPU time, so that it is exact.
+  bool timed() const { return timed_; }
+  Request& set_timed() {
+    timed_ = true;
+    return *this;
+  }
 
  private:
   std::string op_;
   std::string frame_;
+  std::size_t reply_limit_ = 0;
+  bool timed_ = false;
 };
 
 class Runner {

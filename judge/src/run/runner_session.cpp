@@ -25,9 +25,10 @@ namespace judge {
 namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
-// A reply frame up to this size gets its buffer at once; a larger one (a
-// runner may announce up to kMaxFrameBytes) grows as it arrives.
-constexpr std::uint32_t kReserveFrameBytes = 64u << 20;
+// How long a timed call's end waits for the runner to block on its next
+// read: the kernel settles a process's CPU time when it stops running, so a
+// clock read while it still runs can miss up to a scheduler tick.
+constexpr int kIdleWaitMs = 5;
 // What the learner's code printed during one call that is kept for the report.
 constexpr std::size_t kKeptOutputBytes = 16 * 1024;
 
@@ -55,8 +56,9 @@ std::string with_dropped_note(const CapturedOutput& printed) {
 }
 
 // What a runner sees: the system, a few devices, the CPU list (for
-// std::thread::hardware_concurrency's fallbacks), its scratch directory as
-// /tmp (its home and working directory), and a /proc of its own processes.
+// std::thread::hardware_concurrency's fallbacks), an empty /tmp (its home
+// and working directory: a tmpfs of its own with a private root, else its
+// scratch directory), and a /proc of its own processes.
 SandboxView runner_view(const SandboxScratch& scratch) {
   SandboxView view;
   view.mounts = system_mounts();
@@ -64,9 +66,14 @@ SandboxView runner_view(const SandboxScratch& scratch) {
   view.mounts.push_back({"/dev/null", "/dev/null", /*writable=*/true});
   for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/random"}) view.mounts.push_back({device, device});
   view.mounts.push_back({"/sys/devices/system/cpu", "/sys/devices/system/cpu", false, true});
-  view.mounts.push_back({scratch.work(), "/tmp", /*writable=*/true});
-  if (sandbox_support().fresh_proc) view.proc = true;
-  else view.mounts.push_back({"/proc", "/proc", false, true});  // the host's: doctor says so
+  if (sandbox_support().private_root)
+    view.tmpfs = "/tmp";
+  else
+    view.mounts.push_back({scratch.work(), "/tmp", /*writable=*/true, false, /*owned_by_child=*/true});
+  if (sandbox_support().fresh_proc)
+    view.proc = true;
+  else
+    view.mounts.push_back({"/proc", "/proc", false, true});  // the host's: doctor says so
   view.working_dir = "/tmp";
   view.root_point = scratch.root();
   return view;
@@ -107,7 +114,6 @@ std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_
 
 // A decoded reply as the outcome of the call.
 void read_reply(json& reply, CallResult* result) {
-  if (reply.contains("cpu_ns") && reply["cpu_ns"].is_number()) result->cpu_ms = reply["cpu_ns"].get<double>() / 1e6;
   if (reply.contains("value")) {
     result->outcome = CallResult::Outcome::kValue;
     result->value = std::move(reply["value"]);
@@ -137,11 +143,13 @@ class RunnerSession::Exchange {
  public:
   Exchange(RunnerSession& session, const Request& request, int time_limit_ms)
       : session_(session),
+        request_(request),
         outgoing_(request.frame()),
         printed_(kKeptOutputBytes),
         start_(Clock::now()),
         time_limit_ms_(static_cast<int>(time_limit_ms * session.limits_.time_scale)),
-        deadline_(start_ + std::chrono::milliseconds(time_limit_ms_)) {}
+        deadline_(start_ + std::chrono::milliseconds(time_limit_ms_)),
+        cpu_start_ms_(request.timed() ? cpu_ms() : -1) {}
 
   CallResult run() {
     for (;;) {
@@ -160,12 +168,17 @@ class RunnerSession::Exchange {
   std::optional<CallResult> complete_reply() {
     std::optional<std::uint32_t> size = announced_size(incoming_);
     if (!size) return std::nullopt;
-    if (*size > judge_harness::kMaxFrameBytes) return malformed("the runner sent a malformed reply (oversized frame)");
+    if (*size > request_.reply_limit()) return too_large(*size);
     // Room for the whole frame at once (a large reply arrives in many reads).
-    if (*size <= kReserveFrameBytes && incoming_.capacity() < 4 + static_cast<std::size_t>(*size))
+    if (incoming_.capacity() < 4 + static_cast<std::size_t>(*size))
       incoming_.reserve(4 + static_cast<std::size_t>(*size));
     if (incoming_.size() < 4 + static_cast<std::size_t>(*size)) return std::nullopt;
     result_.wall_ms = ms_since(start_);
+    if (request_.timed()) {
+      child().wait_until_idle(kIdleWaitMs);
+      double cpu_end_ms = cpu_ms();
+      if (cpu_start_ms_ >= 0 && cpu_end_ms >= cpu_start_ms_) result_.cpu_ms = cpu_end_ms - cpu_start_ms_;
+    }
     std::string problem;
     std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
     if (!reply) return malformed(problem);
@@ -208,8 +221,11 @@ class RunnerSession::Exchange {
       ssize_t n = recv(session_.channel_, buffer, sizeof buffer, 0);
       if (n > 0) {
         incoming_.append(buffer, static_cast<std::size_t>(n));
-        if (incoming_.size() > judge_harness::kMaxFrameBytes + 4u)
-          return malformed("the runner sent a malformed reply (oversized frame)");
+        // Checked as soon as the size is known, so no more than the limit
+        // (and one buffer) is ever held.
+        std::optional<std::uint32_t> size = announced_size(incoming_);
+        if (size && *size > request_.reply_limit()) return too_large(*size);
+        if (incoming_.size() > 4 + request_.reply_limit()) return too_large(incoming_.size() - 4);
         continue;
       }
       if (n == 0 || (errno != EAGAIN && errno != EINTR)) channel_closed_ = true;
@@ -230,6 +246,25 @@ class RunnerSession::Exchange {
     CallResult timeout = died(fmt::format("no reply within {} ms", time_limit_ms_));
     timeout.outcome = CallResult::Outcome::kTimeout;
     return timeout;
+  }
+
+  CallResult too_large(std::size_t announced) {
+    CallResult result = died(fmt::format(
+        "the reply to '{}' was {} bytes, more than any reply to this request can be ({} bytes: 1 MiB plus {} "
+        "times the request's {} bytes); the runner was stopped",
+        request_.op(), announced, request_.reply_limit(), kReplyPerRequestByte, request_.frame().size()));
+    result.outcome = CallResult::Outcome::kTooLarge;
+    return result;
+  }
+
+  // The runner's CPU time so far: its cgroup's count where it has one
+  // (every process it made), else its process's (every thread).
+  double cpu_ms() {
+    if (session_.cgroup_) {
+      std::optional<double> counted = session_.cgroup_->cpu_ms();
+      if (counted) return *counted;
+    }
+    return child().program_cpu_ms();
   }
 
   CallResult malformed(const std::string& what_happened) {
@@ -259,6 +294,7 @@ class RunnerSession::Exchange {
   }
 
   RunnerSession& session_;
+  const Request& request_;
   const std::string& outgoing_;
   std::size_t sent_ = 0;
   std::string incoming_;
@@ -267,6 +303,7 @@ class RunnerSession::Exchange {
   Clock::time_point start_;
   int time_limit_ms_;
   Clock::time_point deadline_;
+  double cpu_start_ms_;  // the runner's CPU time when a timed request was sent; -1 otherwise
   bool channel_closed_ = false;
   bool stdout_open_ = true, stderr_open_ = true;  // the learner may close them
 };
@@ -295,10 +332,10 @@ bool RunnerSession::start(std::string* error) {
   spec.channel_fd = sockets[1];
   if (limits_.memory_bytes > 0) {
     std::string unused;  // a cgroup that cannot be made now falls back like a missing one
-    if (std::optional<CgroupLocation> parent = memory_cgroup_parent())
-      cgroup_ = MemoryCgroup::create(*parent, limits_.memory_bytes, &unused);
+    if (cgroups_in_use())
+      cgroup_ = RunnerCgroup::create(cgroup_support(), limits_.memory_bytes, spec.max_processes, &unused);
     if (cgroup_)
-      spec.cgroup_procs_fd = cgroup_->procs_fd();
+      spec.cgroup_procs_fds = cgroup_->procs_fds();
     else if (limits_.address_space_limit)
       spec.address_space_bytes = limits_.memory_bytes;
   }
@@ -359,7 +396,7 @@ CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
     std::string error;
     if (!start(&error)) {
       CallResult result;
-      result.outcome = CallResult::Outcome::kHarnessError;
+      result.outcome = CallResult::Outcome::kNotStarted;
       result.detail = "could not start the runner: " + error;
       return result;
     }

@@ -9,8 +9,8 @@
 
 #include "run/runner.hpp"
 #include "sandbox/limits.hpp"
-#include "sandbox/memory_cgroup.hpp"
 #include "sandbox/process.hpp"
+#include "sandbox/runner_cgroup.hpp"
 #include "sandbox/scratch.hpp"
 
 namespace judge {
@@ -43,7 +43,7 @@ class RunnerSession : public Runner {
 
   std::string binary_;
   RunnerLimits limits_;
-  std::unique_ptr<MemoryCgroup> cgroup_;  // made before the child, removed after it
+  std::unique_ptr<RunnerCgroup> cgroup_;  // made before the child, removed after it
   std::unique_ptr<Child> child_;
   int channel_ = -1;
   std::string nonce_;

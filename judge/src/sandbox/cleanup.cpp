@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -28,10 +29,19 @@ Registry& registry() {
 }
 
 int signal_pipe[2] = {-1, -1};
+std::atomic<bool> terminating{false};
 
 void on_termination_signal(int signal_number) {
+  terminating = true;
   unsigned char byte = static_cast<unsigned char>(signal_number);
   [[maybe_unused]] ssize_t n = write(signal_pipe[1], &byte, 1);
+}
+
+// At exit: once a termination signal has come, the judge ends by it. The
+// main thread, seeing its children killed by the cleanup, may reach the
+// end of main first; it waits here for the cleanup thread's raise().
+void wait_for_the_signal() {
+  while (terminating) pause();
 }
 
 // Kills what runs, removes what is left, then ends the process by `signal_number`.
@@ -43,16 +53,21 @@ void on_termination_signal(int signal_number) {
     // A cgroup can be removed once its processes are gone, a moment after the kill.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     for (const std::string& cgroup : r.cgroups)
-      while (rmdir(cgroup.c_str()) != 0 && errno == EBUSY && std::chrono::steady_clock::now() < deadline)
-        usleep(2000);
+      while (rmdir(cgroup.c_str()) != 0 && errno == EBUSY && std::chrono::steady_clock::now() < deadline) usleep(2000);
     for (const std::string& dir : r.scratch_dirs) {
       std::error_code ignored;
       std::filesystem::remove_all(dir, ignored);
     }
+    // Still holding the lock: a thread that would register or unregister
+    // something waits for the end.
+    signal(signal_number, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal_number);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    raise(signal_number);
+    _exit(128 + signal_number);
   }
-  signal(signal_number, SIG_DFL);
-  raise(signal_number);
-  _exit(128 + signal_number);
 }
 
 void watch_for_signals() {
@@ -83,6 +98,7 @@ void install_termination_cleanup() {
   std::call_once(once, [] {
     if (pipe2(signal_pipe, O_CLOEXEC) != 0) return;
     std::thread(watch_for_signals).detach();
+    std::atexit(wait_for_the_signal);
     struct sigaction action {};
     action.sa_handler = on_termination_signal;
     sigemptyset(&action.sa_mask);

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "util/environment.hpp"
+
 namespace judge {
 namespace {
 RunnerLimits sanitized(RunnerLimits limits, const Problem& problem) {
@@ -28,21 +30,14 @@ RunnerLimits sanitized(RunnerLimits limits, const Problem& problem) {
   return limits;
 }
 
-// An integer environment variable within [low, high], else `fallback`.
-long setting(const char* name, long low, long high, long fallback) {
-  const char* text = std::getenv(name);
-  if (!text) return fallback;
-  char* end = nullptr;
-  long value = std::strtol(text, &end, 10);
-  return end != text && *end == '\0' && value >= low && value <= high ? value : fallback;
-}
 }  // namespace
 
 CompileLimits compile_limits() {
   CompileLimits limits;
-  limits.seconds = static_cast<int>(setting("JUDGE_COMPILE_SECONDS", 1, 600, limits.seconds));
-  limits.memory_bytes =
-      static_cast<std::uint64_t>(setting("JUDGE_COMPILE_MEMORY_MB", 64, 65536, limits.memory_bytes >> 20)) << 20;
+  limits.seconds = static_cast<int>(environment_integer("JUDGE_COMPILE_SECONDS", 1, 600, limits.seconds));
+  limits.memory_bytes = static_cast<std::uint64_t>(environment_integer(
+                            "JUDGE_COMPILE_MEMORY_MB", 64, 65536, static_cast<std::int64_t>(limits.memory_bytes >> 20)))
+                        << 20;
   return limits;
 }
 

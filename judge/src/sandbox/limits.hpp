@@ -11,9 +11,14 @@
 
 namespace judge {
 
+// The most bytes a runner's reply may have: kReplyBaseBytes plus
+// kReplyPerRequestByte times the size of its request (run/runner.hpp).
+inline constexpr std::size_t kReplyBaseBytes = 1u << 20;
+inline constexpr std::size_t kReplyPerRequestByte = 4;
+
 struct RunnerLimits {
   // The runner's memory: a memory cgroup's limit where the machine allows
-  // one (memory_cgroup.hpp), otherwise its address space (RLIMIT_AS) when
+  // one (runner_cgroup.hpp), otherwise its address space (RLIMIT_AS) when
   // `address_space_limit`. 0: unlimited.
   std::uint64_t memory_bytes = 1ull << 30;
   bool address_space_limit = true;  // false for sanitized runners (ASan reserves terabytes)
@@ -42,8 +47,8 @@ inline constexpr double kSanitizedTimeScale = 5.0;
 // near 700 MiB and 15 s), small enough that a hostile one cannot take the
 // machine or fill the disk.
 struct CompileLimits {
-  std::uint64_t memory_bytes = 2ull << 30;      // a memory cgroup's limit; else RLIMIT_AS per process, doubled
-  int seconds = 60;                             // wall clock, and CPU time per process
+  std::uint64_t memory_bytes = 2ull << 30;       // a memory cgroup's limit; else RLIMIT_AS per process, doubled
+  int seconds = 60;                              // wall clock, and CPU time per process
   std::uint64_t file_size_bytes = 256ull << 20;  // any file written (a runner is a few MiB)
   int max_processes = 64;                        // RLIMIT_NPROC, where the compiler runs as a user of its own
 };

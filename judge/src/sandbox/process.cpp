@@ -15,8 +15,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "sandbox/cleanup.hpp"
@@ -24,6 +31,7 @@
 #include "sandbox/landlock.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/view.hpp"
+#include "util/files.hpp"
 
 namespace judge {
 namespace {
@@ -44,8 +52,13 @@ struct ChildPlan {
   gid_t outer_gid = 0;
   bool drop_privileges = false;
   uid_t runner_uid = 0;
+  gid_t runner_gid = kNobody;
+  // Not root: the parent maps runner_uid and runner_gid (subordinate ids)
+  // when asked on map_request, and answers on map_done.
+  int map_request = -1, map_done = -1;
   int landlock_abi = 0;
-  const PreparedView* view = nullptr;  // sandboxed children only
+  const PreparedView* view = nullptr;     // sandboxed children only
+  const SyscallFilter* filter = nullptr;  // sandboxed children, where seccomp is available
   int exec_fd = -1;
 };
 
@@ -73,11 +86,13 @@ struct ChildFailure {
   _exit(127);
 }
 
-// Closes every descriptor from `first` up, except those in `keep` (at most
-// two; -1 entries are ignored). close_range (Linux 5.9) covers descriptors
-// above any fixed bound; a loop to the descriptor limit where it is missing.
-void close_descriptors_from(int first, int keep_a, int keep_b) {
-  int keep[2] = {std::min(keep_a, keep_b), std::max(keep_a, keep_b)};
+// Closes every descriptor from `first` up, except those in `keep` (-1
+// entries are ignored). close_range (Linux 5.9) covers descriptors above
+// any fixed bound; a loop to the descriptor limit where it is missing.
+void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
+  int keep[4] = {-1, -1, -1, -1};
+  std::copy_n(kept_list.begin(), std::min<std::size_t>(kept_list.size(), 4), keep);
+  std::sort(keep, keep + 4);
   unsigned from = static_cast<unsigned>(first);
   for (int kept : keep) {
     if (kept < first || static_cast<unsigned>(kept) < from) continue;
@@ -125,9 +140,10 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
   }
   if (plan.drop_privileges) {
     set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
-    if (!sandbox_child::drop_privileges(plan.runner_uid)) fail_in_child(plan.error_pipe, "setresuid");
+    if (!sandbox_child::drop_privileges(plan.runner_uid, plan.runner_gid)) fail_in_child(plan.error_pipe, "setresuid");
   }
   if (ruleset >= 0 && !sandbox_child::enforce_ruleset(ruleset)) fail_in_child(plan.error_pipe, "landlock");
+  if (plan.filter && !sandbox_child::load_filter(*plan.filter)) fail_in_child(plan.error_pipe, "seccomp");
   signal(SIGPIPE, SIG_DFL);
   if (plan.exec_fd >= 0) {
     syscall(SYS_execveat, plan.exec_fd, "", plan.argv, plan.envp, AT_EMPTY_PATH);
@@ -141,8 +157,13 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
 // the program ended; a second process is PID 1 of the new namespace (its
 // exit kills everything left inside) and a third runs the program.
 [[noreturn]] void run_in_namespaces(const SpawnSpec& spec, const ChildPlan& plan) {
-  if (!sandbox_child::enter_namespaces(*plan.support, plan.view->private_root(), plan.outer_uid, plan.outer_gid))
+  if (!sandbox_child::enter_namespaces(*plan.support, plan.view->private_root(), plan.outer_uid, plan.outer_gid,
+                                       plan.map_request, plan.map_done))
     fail_in_child(plan.error_pipe, "unshare");
+  // Mapped to subordinate ids: become them now, so that the view is built
+  // by an id its namespace knows (the capabilities stay until exec).
+  if (plan.map_request >= 0 && !sandbox_child::drop_privileges(plan.runner_uid, plan.runner_gid))
+    fail_in_child(plan.error_pipe, "setresuid");
   int status_pipe[2];
   if (pipe(status_pipe) != 0) fail_in_child(plan.error_pipe, "pipe");
   pid_t init = fork();
@@ -157,7 +178,7 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
       close(status_pipe[1]);
       become_program(spec, plan);
     }
-    close_descriptors_from(0, status_pipe[1], -1);
+    close_descriptors_from(0, {status_pipe[1]});
     int status = 0;
     for (;;) {
       int reaped_status = 0;
@@ -172,7 +193,7 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
     _exit(0);  // as PID 1, takes every process left in the namespace with it
   }
   close(status_pipe[1]);
-  close_descriptors_from(0, status_pipe[0], -1);
+  close_descriptors_from(0, {status_pipe[0]});
   int status = 0;
   ssize_t got;
   do got = read(status_pipe[0], &status, sizeof status);
@@ -189,7 +210,8 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // Before anything else (and while still the judge's user, who may write
   // there): everything this child starts is then counted in the cgroup.
-  if (spec.cgroup_procs_fd >= 0 && write(spec.cgroup_procs_fd, "0", 1) != 1) fail_in_child(plan.error_pipe, "cgroup");
+  for (int procs_fd : spec.cgroup_procs_fds)
+    if (write(procs_fd, "0", 1) != 1) fail_in_child(plan.error_pipe, "cgroup");
   setpgid(0, 0);
   int devnull = open("/dev/null", O_RDONLY);
   if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(plan.out_write, 1) < 0 || dup2(plan.err_write, 2) < 0)
@@ -203,7 +225,8 @@ void close_descriptors_from(int first, int keep_a, int keep_b) {
   }
   // Keep the error pipe (close-on-exec) so exec failures reach the parent;
   // the cgroup's descriptor goes too.
-  close_descriptors_from(spec.channel_fd >= 0 ? 4 : 3, plan.error_pipe, plan.exec_fd);
+  close_descriptors_from(spec.channel_fd >= 0 ? 4 : 3,
+                         {plan.error_pipe, plan.exec_fd, plan.map_request, plan.map_done});
   if (!plan.namespaces) become_program(spec, plan);
   run_in_namespaces(spec, plan);
 }
@@ -260,6 +283,44 @@ struct Pipes {
   }
 };
 
+// The handshake by which a child in a new user namespace asks the parent to
+// map it to subordinate ids (identity.hpp).
+struct IdMapPipes {
+  int request[2] = {-1, -1}, done[2] = {-1, -1};
+  bool open(ChildPlan* plan, std::string* error) {
+    if (pipe2(request, O_CLOEXEC) != 0 || pipe2(done, O_CLOEXEC) != 0) {
+      *error = fmt::format("pipe2: {}", std::strerror(errno));
+      return false;
+    }
+    plan->map_request = request[1];
+    plan->map_done = done[0];
+    return true;
+  }
+  // In the parent after fork: waits for the child's request (none when it
+  // failed first) and maps it. Returns what went wrong, if anything.
+  std::string serve(pid_t child, const ChildPlan& plan) {
+    if (request[0] < 0) return "";
+    close_one(&request[1]);
+    close_one(&done[0]);
+    char asked = 0;
+    ssize_t n;
+    do n = read(request[0], &asked, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return "";
+    std::string error;
+    bool mapped = map_subordinate_ids(*plan.support->subordinate, child, plan.runner_uid, plan.runner_gid, &error);
+    [[maybe_unused]] ssize_t sent = write(done[1], mapped ? "1" : "0", 1);
+    return error;
+  }
+  ~IdMapPipes() {
+    for (int* fd : {&request[0], &request[1], &done[0], &done[1]}) close_one(fd);
+  }
+  static void close_one(int* fd) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
+};
+
 // Fills in the sandbox's part of `plan`, which points into `view`.
 bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<PreparedView>* view, std::string* error) {
   const SandboxSupport& support = sandbox_support();
@@ -268,10 +329,16 @@ bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<Prepared
   plan->outer_uid = getuid();
   plan->outer_gid = getgid();
   plan->drop_privileges = support.drop_to_nobody;
-  plan->runner_uid = next_runner_uid();
+  if (support.drop_to_nobody) plan->runner_uid = next_runner_uid();
+  if (support.subordinate && spec.subordinate_user && support.namespaces) {
+    plan->drop_privileges = true;
+    std::tie(plan->runner_uid, plan->runner_gid) = next_subordinate_ids(*support.subordinate);
+  }
   plan->landlock_abi = support.landlock_abi;
   view->emplace(spec.sandbox_view, support.private_root);
   plan->view = &**view;
+  const SyscallFilter& filter = syscall_filter(spec.syscall_filter);
+  if (!filter.program.empty()) plan->filter = &filter;
   // Opened now, while the judge's user can reach it through every directory.
   plan->exec_fd = open(spec.argv[0].c_str(), O_PATH | O_CLOEXEC);
   if (plan->exec_fd < 0) {
@@ -280,7 +347,7 @@ bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<Prepared
   }
   if (!support.drop_to_nobody) return true;
   for (const SandboxMount& mount : spec.sandbox_view.mounts) {
-    if (!mount.writable || chown(mount.host.c_str(), plan->runner_uid, kNobody) == 0) continue;
+    if (!mount.owned_by_child || chown(mount.host.c_str(), plan->runner_uid, kNobody) == 0) continue;
     *error = fmt::format("chown {}: {}", mount.host, std::strerror(errno));
     close(std::exchange(plan->exec_fd, -1));
     return false;
@@ -302,6 +369,11 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   ChildPlan plan{argv.data(), envp.data(), pipes.out[1], pipes.err[1], pipes.status[1]};
   std::optional<PreparedView> view;
   if (spec.sandbox && !plan_sandbox(spec, &plan, &view, error)) return nullptr;
+  IdMapPipes map_pipes;
+  if (plan.drop_privileges && !plan.support->drop_to_nobody && !map_pipes.open(&plan, error)) {
+    if (plan.exec_fd >= 0) close(plan.exec_fd);
+    return nullptr;
+  }
   pid_t pid = fork();
   if (pid < 0) {
     *error = fmt::format("fork: {}", std::strerror(errno));
@@ -313,12 +385,14 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
   register_process_group(pid);
   pipes.close_child_ends();
+  std::string map_error = map_pipes.serve(pid, plan);
   ChildFailure failure{};
   ssize_t n;
   do n = read(pipes.status[0], &failure, sizeof failure);
   while (n < 0 && errno == EINTR);
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
+  child->namespaced_ = plan.namespaces;
   child->stdout_fd_ = pipes.take(&pipes.out[0]);
   child->stderr_fd_ = pipes.take(&pipes.err[0]);
   fcntl(child->stdout_fd_, F_SETFL, O_NONBLOCK);
@@ -329,8 +403,9 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
     std::string subject = std::string(failure.call) == "chdir" ? spec.working_dir
                           : spec.argv.empty()                  ? ""
                                                                : spec.argv[0];
-    *error = fmt::format("{} {}: {} (in the child, before exec)", failure.call, subject,
-                         n == static_cast<ssize_t>(sizeof failure) ? std::strerror(failure.error) : "unknown error");
+    *error = fmt::format("{} {}: {} (in the child, before exec){}", failure.call, subject,
+                         n == static_cast<ssize_t>(sizeof failure) ? std::strerror(failure.error) : "unknown error",
+                         map_error.empty() ? "" : "; " + map_error);
     return nullptr;
   }
   return child;
@@ -356,6 +431,69 @@ void Child::kill_group() {
     kill(-pid_, SIGKILL);
     if (!reaped_) kill(pid_, SIGKILL);
   }
+}
+
+namespace {
+// The one child of `parent` (a process of the judge's view): from
+// /proc/PID/task/PID/children where the kernel has it, else by scanning
+// every process's parent.
+pid_t only_child_of(pid_t parent) {
+  std::string listed;
+  {
+    std::ifstream in(fmt::format("/proc/{}/task/{}/children", parent, parent));
+    if (in) std::getline(in, listed);
+  }
+  if (!listed.empty()) return static_cast<pid_t>(std::atol(listed.c_str()));
+  std::error_code error;
+  for (const std::filesystem::directory_entry& entry : std::filesystem::directory_iterator("/proc", error)) {
+    std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && ppid == parent)
+      return static_cast<pid_t>(std::atol(name.c_str()));
+  }
+  return -1;
+}
+}  // namespace
+
+pid_t Child::program_pid() {
+  if (program_pid_ > 0 || reaped_) return reaped_ ? -1 : program_pid_;
+  if (!namespaced_) return program_pid_ = pid_;
+  pid_t init = only_child_of(pid_);  // PID 1 of the child's namespace
+  if (init > 0) program_pid_ = only_child_of(init);
+  return program_pid_;
+}
+
+double Child::program_cpu_ms() {
+  pid_t program = program_pid();
+  clockid_t clock;
+  timespec time{};
+  if (program <= 0 || clock_getcpuclockid(program, &clock) != 0 || clock_gettime(clock, &time) != 0) return -1;
+  return static_cast<double>(time.tv_sec) * 1e3 + static_cast<double>(time.tv_nsec) / 1e6;
+}
+
+namespace {
+// The state letter of /proc/PID/stat ('R' running, 'S' sleeping, ...); 0
+// when unreadable.
+char process_state(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  std::string stat = read_file_or_empty(path);
+  std::size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() ? 0 : stat[close + 2];
+}
+}  // namespace
+
+void Child::wait_until_idle(int max_ms) {
+  pid_t program = program_pid();
+  if (program <= 0) return;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(max_ms);
+  while (process_state(program) == 'R' && std::chrono::steady_clock::now() < deadline) usleep(50);
 }
 
 void Child::stop_group(int grace_ms) {

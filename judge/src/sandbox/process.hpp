@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sandbox/syscall_filter.hpp"
 #include "sandbox/view.hpp"
 
 namespace judge {
@@ -25,7 +26,7 @@ struct SpawnSpec {
   std::string working_dir;                // empty: inherit
   int channel_fd = -1;                    // when >= 0, becomes the child's descriptor 3
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; 0: unlimited
-  int cgroup_procs_fd = -1;               // when >= 0, the child moves itself into that cgroup first
+  std::vector<int> cgroup_procs_fds;      // the child moves itself into each of these cgroups first
   int cpu_seconds = 0;                    // RLIMIT_CPU; 0: unlimited
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE; 0: unlimited
   // Sandboxed children get what sandbox_support() allows: PID, network and
@@ -36,6 +37,11 @@ struct SpawnSpec {
   bool sandbox = false;
   SandboxView sandbox_view;
   int max_processes = 64;
+  FilterFor syscall_filter = FilterFor::kRunner;  // which seccomp filter a sandboxed child gets
+  // When the judge is not root: map the child to subordinate ids where the
+  // machine has them (runners). The compiler keeps the judge's user, so
+  // that what it writes stays the judge's to read and remove.
+  bool subordinate_user = true;
 };
 
 // How a child ended.
@@ -65,6 +71,19 @@ class Child {
   ~Child();  // kills the group and reaps the child if still running
 
   pid_t pid() const { return pid_; }
+  // The process that runs the program: pid() itself, or, for a child in
+  // its own PID namespace (where pid() stays outside and mirrors how the
+  // program ended), the program's process in the judge's view. -1 when it
+  // is gone.
+  pid_t program_pid();
+  // The CPU time of the program's process (every thread, live or ended),
+  // in milliseconds, from the kernel's accounting: nothing the program does
+  // can change it. -1 when it cannot be read.
+  double program_cpu_ms();
+  // Waits up to `max_ms` for the program's main thread to stop running
+  // (to block, typically on its next read), so that its CPU time is
+  // settled. Returns at once when it is not running.
+  void wait_until_idle(int max_ms);
   int stdout_fd() const { return stdout_fd_; }
   int stderr_fd() const { return stderr_fd_; }
 
@@ -86,6 +105,8 @@ class Child {
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;
   bool reaped_ = false;
+  bool namespaced_ = false;  // pid() mirrors a program two forks down
+  pid_t program_pid_ = -1;
   ExitStatus status_;
 };
 

@@ -5,27 +5,66 @@
 #include <cstdlib>
 
 #include "sandbox/limits.hpp"
-#include "sandbox/memory_cgroup.hpp"
+#include "sandbox/runner_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
+#include "sandbox/syscall_filter.hpp"
+#include "util/environment.hpp"
 
 namespace judge {
 namespace {
-ProtectionReport memory_protection() {
-  const MemoryCgroupSupport& memory = memory_cgroup_support();
-  const char* disabled = std::getenv(kNoMemoryCgroupVariable);
-  if (memory.available && disabled && *disabled)
-    return {"memory cgroup", false,
-            fmt::format("available, but {} is set; RLIMIT_AS at the problem's limit instead", kNoMemoryCgroupVariable)};
-  if (memory.available)
-    return {"memory cgroup", true,
-            fmt::format("{} under {}: resident memory capped at the problem's limit, sanitized runs included",
-                        memory.parent.version == CgroupVersion::kV2 ? "cgroup v2 memory.max"
-                                                                    : "cgroup v1 memory.limit_in_bytes",
-                        memory.parent.directory)};
-  return {"memory cgroup", false,
-          memory.missing +
-              "; RLIMIT_AS at the problem's limit instead (not under --sanitize, where "
-              "AddressSanitizer's own allocation and resident-memory limits apply)"};
+std::vector<ProtectionReport> cgroup_protections() {
+  const CgroupSupport& cgroups = cgroup_support();
+  const bool disabled = environment_flag(kNoMemoryCgroupVariable);
+  if (cgroups.available && disabled) {
+    std::string why = fmt::format("available, but {} is on", kNoMemoryCgroupVariable);
+    return {{"memory cgroup", false, why + "; RLIMIT_AS at the problem's limit instead"},
+            {"process cap", false, why + "; RLIMIT_NPROC instead, where the runner has a user of its own"},
+            {"cpu accounting", false, why + "; the runner process's own clock instead (threads included)"}};
+  }
+  std::vector<ProtectionReport> out;
+  if (cgroups.available)
+    out.push_back({"memory cgroup", true,
+                   fmt::format("{} under {}: resident memory capped at the problem's limit, sanitized runs included",
+                               cgroups.parent.version == CgroupVersion::kV2 ? "cgroup v2 memory.max"
+                                                                            : "cgroup v1 memory.limit_in_bytes",
+                               cgroups.parent.directory)});
+  else
+    out.push_back({"memory cgroup", false,
+                   cgroups.missing +
+                       "; RLIMIT_AS at the problem's limit instead, per process (not under --sanitize, where "
+                       "AddressSanitizer's own allocation and resident-memory limits apply)"});
+  const bool own_user = sandbox_support().runner_has_own_user();
+  out.push_back({"process cap", cgroups.pids,
+                 cgroups.pids ? "the pids controller caps a runner's or compile's processes (64), whatever user "
+                                "it runs as"
+                              : cgroups.pids_missing +
+                                    (own_user ? "; RLIMIT_NPROC caps the processes of the runner's own user instead"
+                                              : "; nothing caps the compiler's processes (runners may not fork "
+                                                "where the system-call filter is active)")});
+  out.push_back({"cpu accounting", cgroups.cpu,
+                 cgroups.cpu ? "performance checks read the CPU time of the runner's whole cgroup"
+                             : cgroups.cpu_missing +
+                                   "; performance checks read the runner process's CPU time (every thread) instead: "
+                                   "work in another process would not be counted were it not for the system-call "
+                                   "filter, which denies new processes"});
+  return out;
+}
+
+ProtectionReport user_protection(const SandboxSupport& s) {
+  if (s.drop_to_nobody)
+    return {"runner user", true,
+            "each runner runs as a user of its own, group nobody (the judge is root): it cannot touch your files, "
+            "sockets or processes; RLIMIT_NPROC caps its processes at 64"};
+  if (s.subordinate)
+    return {"runner user", true,
+            fmt::format("each runner runs as one of your subordinate ids ({} from {}, mapped by newuidmap): it cannot "
+                        "touch your files, sockets or processes",
+                        s.subordinate->uids.count, s.subordinate->uids.first)};
+  return {"runner user", false,
+          s.subordinate_missing +
+              "; runners keep your user: only the system-call filter keeps them from your unix sockets (a tmux or "
+              "ssh-agent socket would run commands as you), and `judge grade` refuses to run without both unless "
+              "given --trust-submissions"};
 }
 
 std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
@@ -39,12 +78,13 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
       {"private root", s.private_root,
        s.private_root ? "a mount namespace whose root holds only the system's directories and the child's own: "
                         "no other path exists for it (the compiler sees the build inputs and its scratch directory; "
-                        "a runner its scratch directory as /tmp)"
+                        "a runner an empty tmpfs as /tmp)"
                       : s.private_root_missing + "; the host's paths stay visible (Landlock still denies opening "
                                                  "them, but a probe such as __has_include can tell that they exist)"},
       {"fresh /proc", s.fresh_proc,
-       s.fresh_proc ? "a runner's /proc shows only its own processes"
-                    : s.fresh_proc_missing + "; a runner sees the host's /proc: other processes and their command lines"},
+       s.fresh_proc
+           ? "a runner's /proc shows only its own processes"
+           : s.fresh_proc_missing + "; a runner sees the host's /proc: other processes and their command lines"},
       {"landlock filesystem", s.landlock_abi >= 1,
        s.landlock_abi >= 1 ? fmt::format("ABI {}: system directories read-only, the scratch directory read-write, "
                                          "nothing else (not problems/, solutions/, the workspace or your home)",
@@ -56,11 +96,7 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
       {"landlock scopes", s.landlock_abi >= 6,
        s.landlock_abi >= 6 ? "no signals to, and no abstract sockets of, processes outside the sandbox"
                            : fmt::format("needs Landlock ABI 6, have {}", s.landlock_abi)},
-      {"unprivileged user", s.drop_to_nobody,
-       s.drop_to_nobody ? "runs as a user of its own, group nobody (the judge is root); RLIMIT_NPROC caps "
-                          "its processes at 64"
-                        : "the judge is not root: the runner keeps your user; RLIMIT_NPROC is not applied "
-                          "(it would count all your processes)"},
+      user_protection(s),
   };
 }
 }  // namespace
@@ -68,17 +104,31 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
 std::vector<ProtectionReport> describe_protections() {
   const SandboxSupport& s = sandbox_support();
   std::vector<ProtectionReport> out = isolation_protections(s);
-  out.push_back(memory_protection());
+  for (ProtectionReport& report : cgroup_protections()) out.push_back(std::move(report));
+  const SyscallFilter& filter = syscall_filter(FilterFor::kRunner);
+  out.push_back({"system-call filter", !filter.program.empty(),
+                 !filter.program.empty()
+                     ? "seccomp: no new sockets (pathname unix sockets included) or connect, no new processes (threads "
+                       "only), no unshare, setns, mount or namespace flags, no ptrace, bpf, perf_event_open, keyctl, "
+                       "io_uring, userfaultfd, kexec or reboot; a denied call is a runtime_error naming it (the "
+                       "compiler gets EPERM)"
+                     : filter.missing + "; a runner may use every system call its user may"});
   CompileLimits compile = compile_limits();
-  out.push_back({"sandboxed compile", s.namespaces,
-                 fmt::format("the compiler, assembler and linker work on a private copy of the solution in the same "
-                             "sandbox, limited to {} s, {} MiB of memory and {} MiB per file written{}",
-                             compile.seconds, compile.memory_bytes >> 20, compile.file_size_bytes >> 20,
-                             s.namespaces ? "" : "; without PID namespaces a killed judge can leave compiler processes behind")});
   out.push_back(
-      {"cpu and wall time", true, "RLIMIT_CPU as a backstop; per-case wall-clock limit enforced by the judge"});
+      {"sandboxed compile", s.namespaces,
+       fmt::format("the compiler, assembler and linker work on a private copy of the solution in the same "
+                   "sandbox, limited to {} s, {} MiB of memory and {} MiB per file written{}",
+                   compile.seconds, compile.memory_bytes >> 20, compile.file_size_bytes >> 20,
+                   s.namespaces ? "" : "; without PID namespaces a killed judge can leave compiler processes behind")});
+  out.push_back({"cpu and wall time", true,
+                 "the judge reads each call's CPU time from the kernel and times it by its own clock; RLIMIT_CPU as a "
+                 "backstop; per-case wall-clock limit enforced by the judge"});
+  out.push_back({"replies", true,
+                 fmt::format("a reply may be at most {} MiB plus {} times its request; a larger one is the learner's "
+                             "runtime_error, read no further",
+                             kReplyBaseBytes >> 20, kReplyPerRequestByte)});
   out.push_back({"output", true, "stdout/stderr drained by the judge; 16 KiB per case kept, the rest discarded"});
-  out.push_back({"files", true, "RLIMIT_FSIZE 16 MiB; the scratch directory is removed after the run"});
+  out.push_back({"files", true, "RLIMIT_FSIZE 16 MiB; /tmp is the runner's own and goes with it"});
   out.push_back({"descriptors and environment", true, "only 0, 1, 2 and the judge's channel; a clean environment"});
   out.push_back({"core dumps", true, "RLIMIT_CORE 0"});
   return out;

@@ -6,12 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "sandbox/landlock.hpp"
 #include "sandbox/view.hpp"
@@ -112,6 +112,49 @@ void probe_root(SandboxSupport* s) {
                                              : "needs a private root: " + s->private_root_missing;
 }
 
+// Maps a throwaway child to subordinate ids and has it become them.
+void probe_subordinate_ids(SandboxSupport* s) {
+  if (!s->private_root) {
+    s->subordinate_missing = "needs a private root: " + s->private_root_missing;
+    return;
+  }
+  std::optional<SubordinateIds> ids = find_subordinate_ids(&s->subordinate_missing);
+  if (!ids) return;
+  auto [uid, gid] = next_subordinate_ids(*ids);
+  int request[2], done[2];
+  if (pipe2(request, O_CLOEXEC) != 0) return void(s->subordinate_missing = "pipe2 failed");
+  if (pipe2(done, O_CLOEXEC) != 0) {
+    close(request[0]), close(request[1]);
+    return void(s->subordinate_missing = "pipe2 failed");
+  }
+  pid_t child = fork();
+  if (child == 0) {
+    close(request[0]);
+    close(done[1]);
+    bool ok = sandbox_child::enter_namespaces(*s, true, getuid(), getgid(), request[1], done[0]) &&
+              sandbox_child::drop_privileges(uid, gid) && getuid() == uid;
+    _exit(ok ? 0 : 1);
+  }
+  close(request[1]);
+  close(done[0]);
+  std::string error = child < 0 ? "fork failed" : "the probe's child could not enter its namespaces or become them";
+  char asked = 0;
+  if (child > 0 && read(request[0], &asked, 1) == 1) {
+    bool mapped = map_subordinate_ids(*ids, child, uid, gid, &error);
+    [[maybe_unused]] ssize_t n = write(done[1], mapped ? "1" : "0", 1);
+  }
+  close(request[0]);
+  close(done[1]);
+  int status = 1;
+  if (child > 0) waitpid(child, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    s->subordinate = std::move(ids);
+    s->subordinate_missing.clear();
+  } else {
+    s->subordinate_missing = "mapping a runner to subordinate ids failed: " + error;
+  }
+}
+
 bool write_file(const char* path, const char* text) {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -128,9 +171,12 @@ const SandboxSupport& sandbox_support() {
     s.drop_to_nobody = geteuid() == 0;
     s.user_namespace = geteuid() != 0;
     s.namespaces = probe_namespaces(s, &s.namespaces_missing);
-    if (s.namespaces) probe_root(&s);
-    else s.private_root_missing = s.fresh_proc_missing = "needs PID and network namespaces: " + s.namespaces_missing;
+    if (s.namespaces)
+      probe_root(&s);
+    else
+      s.private_root_missing = s.fresh_proc_missing = "needs PID and network namespaces: " + s.namespaces_missing;
     s.landlock_abi = probe_landlock(&s.landlock_missing);
+    if (s.user_namespace) probe_subordinate_ids(&s);
     return s;
   }();
   return support;
@@ -142,11 +188,19 @@ std::string path_in_sandbox(const SandboxView& view, const std::string& inside) 
 
 namespace sandbox_child {
 
-bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid) {
-  int flags = CLONE_NEWPID | CLONE_NEWNET | (mount_namespace ? CLONE_NEWNS : 0) |
-              (support.user_namespace ? CLONE_NEWUSER : 0);
+bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid,
+                      int map_request_fd, int map_done_fd) {
+  int flags =
+      CLONE_NEWPID | CLONE_NEWNET | (mount_namespace ? CLONE_NEWNS : 0) | (support.user_namespace ? CLONE_NEWUSER : 0);
   if (unshare(flags) != 0) return false;
-  if (support.user_namespace) {
+  if (support.user_namespace && map_request_fd >= 0) {
+    char done = 0;
+    ssize_t n;
+    if (write(map_request_fd, "m", 1) != 1) return false;
+    do n = read(map_done_fd, &done, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1 || done != '1') return errno = EPERM, false;
+  } else if (support.user_namespace) {
     char map[64];
     if (!write_file("/proc/self/setgroups", "deny")) return false;
     snprintf(map, sizeof map, "%u %u 1\n", static_cast<unsigned>(outer_uid), static_cast<unsigned>(outer_uid));

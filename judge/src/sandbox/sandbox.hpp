@@ -13,13 +13,15 @@
 //     paths, read-write to its writable ones, nothing else.
 //   - running as root: a user of its own (identity.hpp).
 //   - rlimits (address space, CPU, file size, processes, core dumps), set
-//     by process.cpp; a memory cgroup (memory_cgroup.hpp) made by the caller.
+//     by process.cpp; a cgroup for memory, processes and CPU time (runner_cgroup.hpp) made by the caller.
 #pragma once
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
+#include "sandbox/identity.hpp"
 #include "sandbox/view.hpp"
 
 namespace judge {
@@ -35,6 +37,12 @@ struct SandboxSupport {
   int landlock_abi = 0;  // 0: unavailable
   std::string landlock_missing;
   bool drop_to_nobody = false;  // the judge runs as root
+  // Not root, with a private root: runners are mapped to subordinate ids of
+  // the judge's user (identity.hpp) instead of keeping its own.
+  std::optional<SubordinateIds> subordinate;
+  std::string subordinate_missing;
+  // Whether a runner runs as a user other than the judge's.
+  bool runner_has_own_user() const { return drop_to_nobody || subordinate.has_value(); }
 };
 
 // Probed once per process (forks short-lived children to try them).
@@ -48,9 +56,13 @@ std::string path_in_sandbox(const SandboxView& view, const std::string& inside);
 namespace sandbox_child {
 // Called between fork and exec: only system calls, no allocation. New PID
 // and network namespaces (and a mount namespace when `mount_namespace`),
-// inside a user namespace mapping `outer_uid` and `outer_gid` to themselves
-// when the judge is not root. False (errno set) on failure.
-bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid);
+// inside a user namespace when the judge is not root. That namespace maps
+// `outer_uid` and `outer_gid` to themselves, or, when `map_request_fd` is
+// not -1, whatever the parent maps (subordinate ids): this process writes a
+// byte to `map_request_fd` and waits for '1' on `map_done_fd`. False (errno
+// set) on failure.
+bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid,
+                      int map_request_fd = -1, int map_done_fd = -1);
 }  // namespace sandbox_child
 
 }  // namespace judge

@@ -57,6 +57,12 @@ PreparedView::PreparedView(const SandboxView& view, bool private_root) : private
     add_step(Step::kBind, mount.inside, mount.host, mount.optional);
     if (!mount.writable) add_step(Step::kReadOnly, mount.inside, "", mount.optional);
   }
+  if (private_root && !view.tmpfs.empty()) {
+    add_parents(view.tmpfs);
+    add_step(Step::kDirectory, view.tmpfs);
+    add_step(Step::kTmpfs, view.tmpfs, "size=" + std::to_string(view.tmpfs_bytes) + ",mode=1777");
+    writable_.push_back(strings_.emplace_back(view.tmpfs).c_str());
+  }
   if (private_root && view.proc) {
     add_parents("/proc");
     add_step(Step::kDirectory, "/proc");
@@ -122,6 +128,9 @@ bool enter_private_root(const PreparedView& view, const char** failed_call) {
       case PreparedView::Step::kReadOnly: ok = remount_read_only(step.path) || step.optional; break;
       case PreparedView::Step::kProc:
         ok = mount("proc", step.path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0;
+        break;
+      case PreparedView::Step::kTmpfs:
+        ok = mount("tmpfs", step.path, "tmpfs", MS_NOSUID | MS_NODEV, step.source) == 0;
         break;
     }
     if (!ok) return failed(step.kind == PreparedView::Step::kProc ? "mount proc" : "mount view");

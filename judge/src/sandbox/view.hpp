@@ -11,6 +11,7 @@
 // paths are then the host paths.
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
@@ -22,11 +23,20 @@ struct SandboxMount {
   std::string inside;  // where the child sees it (with a private root)
   bool writable = false;
   bool optional = false;  // skipped where the host lacks it
+  // A scratch directory of the child's own: handed to the child's user
+  // (when the judge is root and the child runs as a user of its own).
+  // Never set for shared paths such as /dev/null.
+  bool owned_by_child = false;
 };
 
 struct SandboxView {
   std::vector<SandboxMount> mounts;
-  bool proc = false;        // a /proc of the child's own processes
+  bool proc = false;  // a /proc of the child's own processes
+  // With a private root: a writable, empty tmpfs at this inside path, of at
+  // most `tmpfs_bytes` (its pages count in the child's memory cgroup), gone
+  // with the child's mount namespace. Empty: none.
+  std::string tmpfs;
+  std::uint64_t tmpfs_bytes = 64ull << 20;
   std::string working_dir;  // an inside path, at or beneath a mount
   // An empty directory on the host, for the private root to be mounted on
   // (inside the child's mount namespace only).
@@ -60,9 +70,9 @@ class PreparedView {
  private:
   friend bool enter_private_root(const PreparedView& view, const char** failed_call);
   struct Step {
-    enum Kind { kDirectory, kFile, kSymlink, kBind, kReadOnly, kProc } kind;
+    enum Kind { kDirectory, kFile, kSymlink, kBind, kReadOnly, kProc, kTmpfs } kind;
     const char* path;    // beneath the root point
-    const char* source;  // kBind: host path; kSymlink: the link's target
+    const char* source;  // kBind: host path; kSymlink: the link's target; kTmpfs: mount options
     bool optional;
   };
   void add_step(Step::Kind kind, std::string path, std::string source = "", bool optional = false);

@@ -6,6 +6,21 @@
 namespace judge {
 using nlohmann::json;
 
+json returned_excerpt(const json& returned) {
+  const std::string text = json_text(returned);
+  if (text.size() <= kReturnedExcerptBytes) return returned;
+  json first = json::array();
+  std::size_t kept = 2;
+  if (returned.is_array())
+    for (const json& item : returned) {
+      std::size_t size = json_text(item).size() + 1;
+      if (kept + size > kReturnedExcerptBytes / 2) break;
+      first.push_back(item);
+      kept += size;
+    }
+  return {{"excerpt", std::move(first)}, {"items", returned.is_array() ? returned.size() : 1}, {"bytes", text.size()}};
+}
+
 json test_to_json(const TestResult& test, ResultForm form) {
   json out = {{"name", test.name},
               {"hidden", test.hidden},
@@ -16,7 +31,7 @@ json test_to_json(const TestResult& test, ResultForm form) {
     out["details"] = test.details;
     out["output"] = test.output;
     out["failure_kind"] = test.failure_kind;
-    out["returned"] = test.returned;
+    out["returned"] = returned_excerpt(test.returned);
     out["slowest_call_ms"] = test.slowest_call_ms;
     out["hint"] = test.hint;
   } else if (!test.hint.empty()) {

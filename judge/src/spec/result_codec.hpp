@@ -5,7 +5,9 @@
 // per case its name, visibility, verdict, time in ms (to the microsecond),
 // message and hint. The full form adds everything else a TestResult holds
 // (details, printed output, failure kind, returned value, slowest call),
-// for the result cache, which reads it back.
+// for the result cache, which reads it back. A returned value is stored
+// whole up to kReturnedExcerptBytes of JSON, else as an excerpt (see
+// returned_excerpt): a learner's reply must not grow the cache.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -23,6 +25,12 @@ nlohmann::json result_to_json(const ProblemResult& result, ResultForm form);
 // std::bad_optional_access for an unknown verdict) on anything else.
 TestResult test_from_json(const nlohmann::json& data);
 ProblemResult result_from_json(const nlohmann::json& data);
+
+inline constexpr std::size_t kReturnedExcerptBytes = 64 * 1024;
+// `returned` itself when its JSON is at most kReturnedExcerptBytes, else
+// {"excerpt": the first items of a list that fit in half that, "items":
+// how many there were, "bytes": the size of the whole}.
+nlohmann::json returned_excerpt(const nlohmann::json& returned);
 
 // `value` as JSON text on one line; invalid UTF-8 in strings (a learner's
 // output) becomes U+FFFD instead of throwing.

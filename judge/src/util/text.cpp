@@ -1,6 +1,8 @@
 // Text helpers.
 #include "util/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -69,6 +71,28 @@ std::string cap_characters(const std::string& text, std::size_t limit, const std
     if (++characters > limit) return text.substr(0, i) + note;
   }
   return text;
+}
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t start = at;
+    std::string bytes;
+    std::uint32_t code = next_code_point(text, &at, &bytes);
+    const bool invalid = code == 0xfffd && text.substr(start, at - start) != "\xef\xbf\xbd";
+    if (invalid) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+    } else if ((code < 0x20 && code != '\n' && code != '\t') || code == 0x7f) {
+      out += fmt::format("\\x{:02x}", code);
+    } else if ((code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) ||
+               (code >= 0x2066 && code <= 0x2069)) {
+      out += fmt::format("\\u{:04x}", code);
+    } else {
+      out += bytes;
+    }
+  }
+  return out;
 }
 
 }  // namespace judge

@@ -34,4 +34,12 @@ std::uint32_t next_code_point(std::string_view text, std::size_t* at, std::strin
 // do not count), with `note` appended when cut.
 std::string cap_characters(const std::string& text, std::size_t limit, const std::string& note);
 
+// `text` made harmless for a terminal: every control character but newline
+// and tab (C0, DEL, and C1 such as U+009B, the one-byte CSI), every byte
+// that is not valid UTF-8, and the invisible bidirectional overrides
+// (U+202A to U+202E, U+2066 to U+2069) appear as text: \x1b, \xff,
+// \u202e. What a submission printed, threw or was named can then neither
+// move the cursor, recolour, rewrite a line nor reach the clipboard.
+std::string terminal_safe(std::string_view text);
+
 }  // namespace judge
