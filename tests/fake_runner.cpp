@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <initializer_list>
 #include <string>
 #include <thread>
@@ -51,12 +52,19 @@ void reply_with_value(const std::string& cbor_value, void (*work)() = nullptr) {
   sleep(100);
 }
 
-// 200 ms of CPU on a second thread, which the calling thread waits for.
+// 200 ms of CPU on a second thread, which the calling thread waits for:
+// counted by the thread's own CPU clock, so a busy machine only makes it
+// take longer.
 void spin_on_a_thread() {
   std::thread([] {
-    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    auto thread_cpu_ms = [] {
+      timespec now{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+      return now.tv_sec * 1000.0 + now.tv_nsec / 1e6;
+    };
+    double end = thread_cpu_ms() + 200;
     volatile double sink = 0;
-    while (std::chrono::steady_clock::now() < end) sink = sink + 1;
+    while (thread_cpu_ms() < end) sink = sink + 1;
   }).join();
 }
 

@@ -343,3 +343,37 @@ TEST(CapCharacters, CountsCharactersNotBytes) {
 
 }  // namespace
 }  // namespace judge
+
+namespace judge {
+namespace {
+std::unique_ptr<Reporter> make_plain_text_reporter(std::FILE* out) { return make_text_reporter(out, false); }
+
+// Hints are found once every case is judged: each format shows them, with
+// the cases they explain.
+TEST(Hints, EveryFormatShowsEachHint) {
+  ProblemResult result;
+  result.problem = "toy";
+  result.solution = "toy.hpp";
+  result.verdict = Verdict::kWrongAnswer;
+  result.tests = {test_result("first", Verdict::kWrongAnswer, "index 0: expected 1, got 2"),
+                  test_result("second", Verdict::kAccepted), test_result("third", Verdict::kWrongAnswer, "wrong")};
+  result.tests[0].hint = "drops the crossing token";
+  result.tests[2].hint = "forgets to renormalize";
+  result.hints = {{"drops the crossing token", {"first"}}, {"forgets to renormalize", {"third"}}};
+  for (auto make : {make_plain_text_reporter, make_json_reporter, make_junit_reporter, make_exercism_reporter,
+                    make_gradescope_reporter}) {
+    std::string text = render(make, {result});
+    EXPECT_NE(text.find("drops the crossing token"), std::string::npos) << text;
+    EXPECT_NE(text.find("forgets to renormalize"), std::string::npos) << text;
+  }
+  std::string text = render(make_plain_text_reporter, {result});
+  EXPECT_NE(text.find("hint (a known mistake, as in case first): drops the crossing token"), std::string::npos) << text;
+  EXPECT_LT(text.find("third"), text.find("hint (a known mistake, as in case first)"))
+      << "hints follow the cases: " << text;
+  nlohmann::json json = nlohmann::json::parse(render(make_json_reporter, {result}));
+  ASSERT_EQ(json["hints"].size(), 2u) << json;
+  EXPECT_EQ(json["hints"][1]["cases"], nlohmann::json::array({"third"}));
+  EXPECT_EQ(json["tests"][2]["hint"], "forgets to renormalize");
+}
+}  // namespace
+}  // namespace judge

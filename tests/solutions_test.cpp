@@ -70,13 +70,13 @@ void add_problem(const std::string& slug, std::vector<SolutionCase>* cases) {
   cases->push_back({test_name(slug + "_reference"), slug, fs::path(index->reference).lexically_relative(dir).string(),
                     "accepted", ""});
   std::set<std::string> listed;
-  for (const std::vector<KnownSolution>* list : {&index->accepted, &index->wrong})
+  for (const std::vector<KnownSolution>* list : {&index->accepted, &index->wrong, &index->hint_tests})
     for (const KnownSolution& solution : *list) {
       cases->push_back(listed_case(slug, dir, solution.file, solution.verdict));
       listed.insert(cases->back().file);
     }
   // A solution on disk that the index forgets would never be judged.
-  for (const char* kind : {"accepted", "wrong"}) {
+  for (const char* kind : {"accepted", "wrong", "hint_tests"}) {
     if (!fs::is_directory(dir / kind)) continue;
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(dir / kind))
@@ -115,6 +115,35 @@ const Problem& problem_for(const std::string& slug, std::string* error) {
   return problems[slug];
 }
 
+// The hints a solution must get: a wrong/ file its own mistake first (when
+// one of its failures can be compared at all); a hint test exactly those it
+// lists.
+void expect_hints(const SolutionCase& c, const std::string& display, const ProblemResult& result) {
+  std::optional<SolutionsIndex> index = load_solutions_index(package_of(source_paths(), c.slug));
+  const std::string file = (fs::path(source_paths().solutions_dir) / c.slug / c.file).lexically_normal().string();
+  std::vector<std::string> named;
+  for (const Hint& hint : result.hints) named.push_back(hint.mistake);
+  bool comparable = false;
+  for (const TestResult& test : result.tests)
+    comparable = comparable ||
+                 (test.verdict != Verdict::kAccepted && !test.failure_kind.empty() && test.failure_kind != "timeout");
+  for (const KnownSolution& wrong : index->wrong)
+    if (wrong.file == file && comparable) {
+      ASSERT_FALSE(named.empty()) << display << ": no known mistake explains it, not even its own";
+      EXPECT_EQ(named.front(), wrong.note) << display << ": another mistake came first";
+    }
+  for (const KnownSolution& test : index->hint_tests)
+    if (test.file == file) {
+      std::vector<std::string> wanted;
+      for (const std::string& hinted : test.hints)
+        for (const KnownSolution& wrong : index->wrong)
+          if (wrong.file == hinted) wanted.push_back(wrong.note);
+      std::sort(wanted.begin(), wanted.end());
+      std::sort(named.begin(), named.end());
+      EXPECT_EQ(named, wanted) << display << ": the hints named";
+    }
+}
+
 class Solution : public ::testing::TestWithParam<SolutionCase> {};
 
 TEST_P(Solution, GetsItsStatedVerdict) {
@@ -142,6 +171,8 @@ TEST_P(Solution, GetsItsStatedVerdict) {
       break;
     }
   EXPECT_EQ(verdict_name(result.verdict), c.verdict) << display << "\n" << why;
+
+  expect_hints(c, display, result);
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, Solution, ::testing::ValuesIn(all_solutions()),

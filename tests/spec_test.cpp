@@ -1,6 +1,7 @@
 // Loading problem.yaml and case files: what a valid problem becomes, and the
 // full `file:line:column: message` of every mistake an author can make.
 #include "spec/problem.hpp"
+#include "spec/solutions_index.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -367,5 +368,69 @@ TEST(DisplayPath, IsRelativeInsideTheCurrentDirectoryAndAbsoluteOutside) {
   EXPECT_EQ(display_path("/definitely/elsewhere/x.yaml"), "/definitely/elsewhere/x.yaml");
 }
 
+}  // namespace
+}  // namespace judge
+
+namespace judge {
+namespace {
+// solutions.yaml: `slowdown` on an accepted solution, `hint_tests` with the
+// known mistakes they must be hinted, and what a mistake in either says.
+class SolutionsIndexTest : public SpecTest {
+ protected:
+  Package package() {
+    Package package;
+    package.solutions_dir = (root_ / "solutions/demo").string();
+    package.solutions_index = (root_ / "solutions/demo/solutions.yaml").string();
+    for (const char* file : {"reference.hpp", "accepted/slow.hpp", "wrong/a.hpp", "wrong/b.hpp", "hint_tests/ab.hpp"})
+      write(std::string("solutions/demo/") + file, "// a solution\n");
+    return package;
+  }
+  std::string index_error(const std::string& yaml) {
+    Package demo = package();
+    write("solutions/demo/solutions.yaml", yaml);
+    try {
+      load_solutions_index(demo);
+    } catch (const SpecError& error) {
+      return error.message;
+    }
+    return "(loaded without an error)";
+  }
+  const std::string kIndex =
+      "reference: reference.hpp\n"                                      // 1
+      "accepted:\n"                                                     // 2
+      "  - {file: accepted/slow.hpp, note: slow, slowdown: 12}\n"       // 3
+      "wrong:\n"                                                        // 4
+      "  - {file: wrong/a.hpp, verdict: wrong_answer, mistake: A}\n"    // 5
+      "  - {file: wrong/b.hpp, verdict: wrong_answer, mistake: B}\n"    // 6
+      "hint_tests:\n"                                                   // 7
+      "  - file: hint_tests/ab.hpp\n"                                   // 8
+      "    verdict: wrong_answer\n"                                     // 9
+      "    hints: [wrong/a.hpp, wrong/b.hpp]\n";                        // 10
+};
+
+TEST_F(SolutionsIndexTest, ReadsSlowdownsAndHintTests) {
+  Package demo = package();
+  write("solutions/demo/solutions.yaml", kIndex);
+  std::optional<SolutionsIndex> index = load_solutions_index(demo);
+  ASSERT_TRUE(index);
+  ASSERT_EQ(index->accepted.size(), 1u);
+  EXPECT_EQ(index->accepted[0].slowdown, 12);
+  ASSERT_EQ(index->hint_tests.size(), 1u);
+  EXPECT_EQ(index->hint_tests[0].verdict, Verdict::kWrongAnswer);
+  ASSERT_EQ(index->hint_tests[0].hints.size(), 2u);
+  EXPECT_EQ(index->hint_tests[0].hints[1], index->wrong[1].file);
+}
+
+TEST_F(SolutionsIndexTest, NamesTheFileLineAndKeyOfEachMistake) {
+  EXPECT_EQ(index_error(with(kIndex, "slowdown: 12", "slowdown: 1")),
+            "solutions/demo/solutions.yaml:3:53: key 'slowdown': expected a number above 1");
+  EXPECT_EQ(index_error(with(kIndex, "hints: [wrong/a.hpp, wrong/b.hpp]", "hints: [accepted/slow.hpp]")),
+            "solutions/demo/solutions.yaml:10:13: key 'hints': 'accepted/slow.hpp' is not one of the wrong solutions "
+            "listed above");
+  EXPECT_EQ(index_error(with(kIndex, "hints: [wrong/a.hpp, wrong/b.hpp]", "hints: [wrong/c.hpp]")),
+            "solutions/demo/solutions.yaml:10:13: key 'hints': no such file 'wrong/c.hpp'");
+  EXPECT_EQ(index_error(with(kIndex, "    hints: [wrong/a.hpp, wrong/b.hpp]\n", "")),
+            "solutions/demo/solutions.yaml:8:5: missing key 'hints' in a hint test");
+}
 }  // namespace
 }  // namespace judge

@@ -3,6 +3,8 @@
 // Ops that call the learner's code:
 //   attention_steps   T steps on one fresh cache; every step's output (T rows)
 //   cache_state       the same T steps; then the cache's length and rows
+//   invalid_call      T valid steps, then one invalid call: whether it threw
+//                     std::invalid_argument, and whether the cache is unchanged
 //   step_cost         a batch of steps at one cache length, for the judge to time
 // Trusted oracles (never call the learner's code):
 //   full_attention        each step's output recomputed from scratch
@@ -11,9 +13,17 @@
 
 #include <judge/kv_cache.hpp>
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <limits>
+#include <stdexcept>
+#include <string>
+#include <typeinfo>
 #include <vector>
 
 #include JUDGE_SOLUTION
@@ -97,6 +107,112 @@ Value cache_state_op(const Value& args) {
       .set("values_shape", shape(cache.values.rows(), cache.values.cols()))
       .set("stored_keys", leading_rows(cache.keys, length))
       .set("stored_values", leading_rows(cache.values, length));
+}
+
+// The dynamic type of the exception being handled, demangled.
+std::string current_exception_type() {
+  const std::type_info* type = abi::__cxa_current_exception_type();
+  if (!type) return "an unknown type";
+  int status = 0;
+  char* name = abi::__cxa_demangle(type->name(), nullptr, nullptr, &status);
+  std::string out = status == 0 && name ? name : type->name();
+  std::free(name);
+  return out;
+}
+
+// Everything a caller can see of a cache, to compare before and after a call.
+struct Snapshot {
+  int n_kv_heads, head_dim, capacity, length;
+  Eigen::MatrixXd keys, values;
+  explicit Snapshot(const KVCache& c)
+      : n_kv_heads(c.n_kv_heads),
+        head_dim(c.head_dim),
+        capacity(c.capacity),
+        length(c.length),
+        keys(c.keys),
+        values(c.values) {}
+};
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The rows of `after` that differ from `before` (same shape), as "1" or "1, 3".
+std::string changed_rows(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after) {
+  std::string rows;
+  for (Eigen::Index r = 0; r < before.rows(); ++r) {
+    bool changed = false;
+    for (Eigen::Index c = 0; c < before.cols() && !changed; ++c) changed = !same_bits(before(r, c), after(r, c));
+    if (changed) rows += (rows.empty() ? "" : ", ") + std::to_string(r);
+  }
+  return rows;
+}
+
+std::string matrix_change(const char* name, const Eigen::MatrixXd& before, const Eigen::MatrixXd& after) {
+  if (before.rows() != after.rows() || before.cols() != after.cols())
+    return std::string(name) + " went from " + std::to_string(before.rows()) + " x " + std::to_string(before.cols()) +
+           " to " + std::to_string(after.rows()) + " x " + std::to_string(after.cols());
+  std::string rows = changed_rows(before, after);
+  if (rows.empty()) return "";
+  return std::string(name) + (rows.find(',') == std::string::npos ? " row " : " rows ") + rows + " changed";
+}
+
+// "unchanged", or what the call changed in the cache.
+std::string describe_change(const Snapshot& before, const KVCache& after) {
+  std::vector<std::string> changes;
+  auto field = [&](const char* name, int was, int now) {
+    if (was != now)
+      changes.push_back(std::string(name) + " went from " + std::to_string(was) + " to " + std::to_string(now));
+  };
+  field("length", before.length, after.length);
+  field("capacity", before.capacity, after.capacity);
+  field("n_kv_heads", before.n_kv_heads, after.n_kv_heads);
+  field("head_dim", before.head_dim, after.head_dim);
+  for (std::string change :
+       {matrix_change("keys", before.keys, after.keys), matrix_change("values", before.values, after.values)})
+    if (!change.empty()) changes.push_back(change);
+  if (changes.empty()) return "unchanged";
+  std::string out = "changed by the invalid call: ";
+  for (std::size_t i = 0; i < changes.size(); ++i) out += (i ? ", " : "") + changes[i];
+  return out + " (check every argument before writing to the cache)";
+}
+
+// T valid steps (the rows of q, k, v), then one invalid call with
+// last_n_heads, last_q, last_k, last_v. Reports what the invalid call did
+// and whether the cache, everything a caller can see of it, is unchanged.
+Value invalid_call_op(const Value& args) {
+  Steps s = read_steps(args);
+  const int last_heads = judge_harness::arg_int(args, "last_n_heads");
+  const std::vector<double> q = judge_harness::arg_doubles(args, "last_q");
+  const std::vector<double> k = judge_harness::arg_doubles(args, "last_k");
+  const std::vector<double> v = judge_harness::arg_doubles(args, "last_v");
+  // The case must describe an invalid last call (valid steps before it).
+  const long width = static_cast<long>(s.n_kv_heads) * s.head_dim;
+  const bool valid_last = last_heads > 0 && last_heads % s.n_kv_heads == 0 &&
+                          static_cast<long>(q.size()) == static_cast<long>(last_heads) * s.head_dim &&
+                          static_cast<long>(k.size()) == width && static_cast<long>(v.size()) == width &&
+                          s.steps() < s.capacity;
+  if (valid_last) throw BadRequest{"invalid_call: the last call is valid"};
+  if (s.steps() > s.capacity) throw BadRequest{"invalid_call: more valid steps than the capacity"};
+
+  KVCache cache(s.capacity, s.n_kv_heads, s.head_dim);
+  run_steps(s, cache);
+  const Snapshot before(cache);
+  auto vector = [](const std::vector<double>& x) {
+    return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())).eval();
+  };
+  std::string call;
+  try {
+    Eigen::VectorXd out = learner_function(cache, vector(q), vector(k), vector(v), last_heads);
+    call = "returned " + std::to_string(out.size()) + " numbers instead of throwing";
+  } catch (const std::invalid_argument&) {
+    call = "threw std::invalid_argument";
+  } catch (const std::exception& e) {
+    call = "threw " + current_exception_type() + " (\"" + e.what() + "\"), not std::invalid_argument";
+  } catch (...) {
+    call = "threw " + current_exception_type() + ", not std::invalid_argument";
+  }
+  return Value::map()
+      .set("last_call", Value::string(call))
+      .set("then_the_cache", Value::string(describe_change(before, cache)));
 }
 
 Value expected_cache_state_op(const Value& args) {
@@ -238,6 +354,7 @@ Value step_cost_op(const Value& args) {
 [[maybe_unused]] const bool registered =
     judge_harness::register_operation("attention_steps", attention_steps_op) &&
     judge_harness::register_operation("cache_state", cache_state_op) &&
+    judge_harness::register_operation("invalid_call", invalid_call_op) &&
     judge_harness::register_operation("step_cost", step_cost_op) &&
     judge_harness::register_operation("full_attention", full_attention_op) &&
     judge_harness::register_operation("expected_cache_state", expected_cache_state_op);

@@ -2,6 +2,8 @@
 //
 // Ops:
 //   speculative_accept  one call with explicit drafts, tables and seed
+//   no_drafts           one call with K = 0: no drafts, a 0 x draft_vocab
+//                       draft_probs (which a case cannot write as a matrix)
 //   speculate_many      many seeds of decoding with toy models, in the harness
 //                       library (judge_harness/speculative_support.hpp).
 #include <judge_harness/runner.hpp>
@@ -35,11 +37,23 @@ Value speculative_accept_op(const Value& args) {
   return Value::ints(learner_function(drafts, draft, target, judge_harness::arg_seed(args, "seed")));
 }
 
+// K = 0 with a draft_probs of 0 rows and draft_vocab columns: a case's
+// `draft_probs: []` always becomes 0 x V, so a vocabulary that differs from
+// target_probs's V needs this op.
+Value no_drafts_op(const Value& args) {
+  Eigen::MatrixXd target = to_eigen(judge_harness::arg_matrix(args, "target_probs"));
+  const int draft_vocab = judge_harness::arg_int(args, "draft_vocab");
+  if (draft_vocab < 0) throw judge_harness::BadRequest{"no_drafts: draft_vocab < 0"};
+  Eigen::MatrixXd draft(0, draft_vocab);
+  return Value::ints(learner_function({}, draft, target, judge_harness::arg_seed(args, "seed")));
+}
+
 Value speculate_many_op(const Value& args) {
   return judge_harness::speculative_support::speculate_many(args, learner_function);
 }
 
 [[maybe_unused]] const bool registered =
     judge_harness::register_operation("speculative_accept", speculative_accept_op) &&
+    judge_harness::register_operation("no_drafts", no_drafts_op) &&
     judge_harness::register_operation("speculate_many", speculate_many_op);
 }  // namespace

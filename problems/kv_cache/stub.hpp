@@ -9,9 +9,10 @@
 //
 // - Subtract each head's largest score before exp.
 // - Work per step must be O(length * n_heads * head_dim).
-// - Throw std::invalid_argument (before touching the cache) if n_heads is
-//   not a positive multiple of cache.n_kv_heads, if q, k or v has the wrong
-//   size, or if the cache is full (length == capacity).
+// - Throw std::invalid_argument if n_heads is not a positive multiple of
+//   cache.n_kv_heads, if q, k or v has the wrong size, or if the cache is
+//   full (length == capacity), and throw it before touching the cache: a
+//   call that throws must leave the cache exactly as it was.
 //
 // KVCache is provided by the judge (see <judge/kv_cache.hpp>); do not
 // define it. `judge show kv_cache` prints the full statement.

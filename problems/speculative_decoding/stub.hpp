@@ -7,11 +7,13 @@
 // bonus token drawn from p_K (row K of target_probs). Return the accepted
 // drafts followed by that token: 1 to K + 1 tokens.
 //
-// - Seed a generator with `seed` (e.g. std::mt19937_64) inside the call:
-//   the same arguments and seed must give the same tokens.
+// - Seed a generator with `seed` inside the call (any good generator, for
+//   example std::mt19937_64): the same arguments and seed must give the
+//   same tokens.
 // - Throw std::invalid_argument if target_probs is not (K + 1) x V, if
 //   draft_probs is not K x V for the same V, or if a draft token is outside
-//   [0, V). With K = 0, draft_probs is 0 x V.
+//   [0, V). With K = 0, draft_probs is 0 x V. Check everything before the
+//   walk: an invalid call must throw whatever the random draws would do.
 //
 // `judge show speculative_decoding` prints the full statement.
 #pragma once

@@ -66,7 +66,10 @@ class SamplerChecker : public Checker {
           seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
       std::vector<int> got;
       if (!draw(context, batch, &got, &result)) return result;
-      if (auto bad = check_support(probs, batch, got)) return fail(&result, *bad, "zero_probability");
+      if (auto bad = check_support(probs, batch, got)) {
+        result.returned = batch_histogram(probs.size(), got);  // to match against known mistakes
+        return fail(&result, *bad, "zero_probability");
+      }
       tokens.insert(tokens.end(), got.begin(), got.end());
     }
     // The same seeds again, in reverse order and in a request of their own:
@@ -124,6 +127,14 @@ class SamplerChecker : public Checker {
       tokens->push_back(token.get<int>());
     }
     return true;
+  }
+
+  // How often each token came up in `tokens`; tokens outside [0, size) all
+  // count in one last category.
+  static std::vector<std::int64_t> batch_histogram(std::size_t size, const std::vector<int>& tokens) {
+    std::vector<std::int64_t> counts(size + 1, 0);
+    for (int token : tokens) ++counts[token >= 0 && static_cast<std::size_t>(token) < size ? token : size];
+    return counts;
   }
 
   static std::optional<std::string> check_support(const std::vector<double>& probs,

@@ -22,6 +22,9 @@ class ReferenceOracle {
   nlohmann::json call_timed(const std::string& op, const nlohmann::json& args, double* wall_ms);
   // Starts the reference's runner ahead of its first call.
   void start_early() { session_.start_early(); }
+  // Stops the reference's runner; the next call starts a fresh one (for
+  // timing, without what earlier calls used of its CPU and memory limits).
+  void stop() { session_.stop(); }
   // Sends `request` afresh (no memo) and returns what came back, however
   // the call ended: for timing, and for telling a learner's claim of a
   // harness error from a real one.

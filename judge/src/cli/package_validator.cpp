@@ -74,11 +74,11 @@ class Validator {
     if (on_check_) on_check_(report_.checks.back());
   }
 
-  ProblemResult judge_file(const std::string& file, const std::string& display) {
+  ProblemResult judge_file(const std::string& file, const std::string& display, bool hints = false) {
     JudgeRequest request;
     request.solution_file = file;
     request.display_name = display;
-    request.hints = false;
+    request.hints = hints;
     request.use_result_cache = false;  // validation measures and runs everything afresh
     return judge_solution(paths_, problem_, request);
   }
@@ -130,46 +130,170 @@ class Validator {
           fmt::format("{}: {}", solution.display,
                       ok ? "accepted" : verdict_name(result.verdict) + ", expected accepted"),
           ok ? "" : "failed " + caught_by(result));
+      if (ok && solution.slowdown > 0) check_slow_alternative(solution, result);
     }
+    check_slow_alternative_exists(index);
     if (index.wrong.empty())
       add(false, "the package has known-wrong solutions",
           "write one solution per pitfall the statement names under wrong/ and list it in solutions.yaml");
     for (const KnownSolution& solution : index.wrong) {
-      ProblemResult result = judge_file(solution.file, solution.display);
+      ProblemResult result = judge_file(solution.file, solution.display, /*hints=*/true);
       bool ok = result.verdict == solution.verdict;
       add(ok, fmt::format("{}: {}{}, caught {}", solution.display, verdict_name(result.verdict),
                           ok ? " as stated" : ", expected " + verdict_name(solution.verdict), caught_by(result)));
+      if (ok) check_own_hint(solution, result);
     }
+    for (const KnownSolution& solution : index.hint_tests) check_hint_test(index, solution);
+  }
+
+  // A known mistake, judged as a learner's solution, must be named by the
+  // first hint, unless none of its failures can be compared (time limits).
+  void check_own_hint(const KnownSolution& solution, const ProblemResult& result) {
+    std::vector<std::string> named = hint_texts(result);
+    bool ok = named.empty() ? !has_comparable_failure(result) : named.front() == solution.note;
+    add(ok,
+        fmt::format("{}: {}", solution.display,
+                    named.empty() ? "no hint (no failure to compare)"
+                    : ok          ? "its own mistake is the hint"
+                                  : "another mistake is the hint"),
+        ok ? ""
+        : named.empty()
+            ? "it failed, yet no known mistake explains it: is the index's verdict or mistake stale?"
+            : fmt::format("the first hint was \"{}\": add a case that tells the two mistakes apart", named.front()));
+  }
+
+  void check_hint_test(const SolutionsIndex& index, const KnownSolution& solution) {
+    ProblemResult result = judge_file(solution.file, solution.display, /*hints=*/true);
+    std::vector<std::string> wanted;
+    for (const std::string& file : solution.hints)
+      for (const KnownSolution& wrong : index.wrong)
+        if (wrong.file == file) wanted.push_back(wrong.note);
+    std::vector<std::string> named = hint_texts(result);
+    std::sort(wanted.begin(), wanted.end());
+    std::sort(named.begin(), named.end());
+    bool ok = result.verdict == solution.verdict && named == wanted;
+    std::string detail;
+    if (result.verdict != solution.verdict)
+      detail += fmt::format("verdict {}, expected {}\n", verdict_name(result.verdict), verdict_name(solution.verdict));
+    for (const std::string& text : named)
+      if (!std::count(wanted.begin(), wanted.end(), text)) detail += "named, but should not be: " + text + "\n";
+    for (const std::string& text : wanted)
+      if (!std::count(named.begin(), named.end(), text)) detail += "not named: " + text + "\n";
+    add(ok,
+        fmt::format("{}: {} with {} hint{}{}", solution.display, verdict_name(result.verdict), named.size(),
+                    named.size() == 1 ? "" : "s", ok ? ", as stated" : ""),
+        detail);
+  }
+
+  // An accepted `slowdown: N` alternative: at least N times the reference's
+  // time on the statistical case that costs the reference most (whole
+  // cases: their many calls make the calls' cost show, not the round trips,
+  // and one slow request on a busy machine moves a total less than a
+  // maximum), and half of each time limit left on every case that does not
+  // judge speed.
+  void check_slow_alternative(const KnownSolution& solution, const ProblemResult& result) {
+    const TestResult* costliest = nullptr;
+    for (const TestResult& test : reference_result_.tests) {
+      const TestCase* spec = find_case(test.name);
+      if (spec && is_statistical(*spec) && (!costliest || test.time_ms > costliest->time_ms)) costliest = &test;
+    }
+    const TestResult* slow = nullptr;
+    const TestResult* on_costliest = nullptr;
+    double worst_share = 0;
+    for (const TestResult& test : result.tests) {
+      const TestCase* spec = find_case(test.name);
+      if (!spec || is_timing_check(*spec)) continue;
+      if (costliest && test.name == costliest->name) on_costliest = &test;
+      double share = test.slowest_call_ms / spec->time_ms;
+      if (share >= worst_share) worst_share = share, slow = &test;
+    }
+    if (!costliest || !on_costliest || !slow) return;
+    double ratio = on_costliest->time_ms / std::max(costliest->time_ms, 1e-3);
+    add(ratio >= solution.slowdown,
+        fmt::format("{}: {:.1f}x the reference's time on {} (at least {:g}x stated)", solution.display, ratio,
+                    costliest->name, solution.slowdown),
+        ratio >= solution.slowdown ? "" : "make it honestly slower, or state the slowdown it has");
+    double headroom = 1 / std::max(worst_share, 1e-9);
+    bool ok = headroom >= kSlowAlternativeHeadroom;
+    add(ok,
+        fmt::format("time: {}'s slowest request ({}) took {:.1f} ms of its {} ms limit: {:.1f}x headroom (at least "
+                    "{:g}x required)",
+                    solution.display, slow->name, slow->slowest_call_ms, find_case(slow->name)->time_ms, headroom,
+                    kSlowAlternativeHeadroom),
+        ok ? "" : "raise the case's time_ms, or make it cheaper: an honest slower solution must not time out");
+  }
+
+  void check_slow_alternative_exists(const SolutionsIndex& index) {
+    bool statistical = false;
+    for (const TestCase* test : problem_.cases()) statistical = statistical || is_statistical(*test);
+    if (!statistical) return;
+    bool found = false;
+    for (const KnownSolution& solution : index.accepted) found = found || solution.slowdown > 0;
+    add(found,
+        found ? "an honest slower alternative (`slowdown:`) probes the time limits of the statistical cases"
+              : "an accepted alternative slower per call (`slowdown:`) probes the time limits",
+        found ? ""
+              : "add a correct solution that is slower for honest reasons (std::seed_seq seeding, a "
+                "std::discrete_distribution per call, ...) with `slowdown: 10` in solutions.yaml");
+  }
+
+  static bool is_timing_check(const TestCase& test) { return test.check == "performance" || test.check == "growth"; }
+
+  static std::vector<std::string> hint_texts(const ProblemResult& result) {
+    std::vector<std::string> texts;
+    for (const Hint& hint : result.hints) texts.push_back(hint.mistake);
+    return texts;
+  }
+
+  static bool has_comparable_failure(const ProblemResult& result) {
+    for (const TestResult& test : result.tests)
+      if (test.verdict != Verdict::kAccepted && !test.failure_kind.empty() && test.failure_kind != "timeout")
+        return true;
+    return false;
   }
 
   void check_reference(const SolutionsIndex& index) {
-    ProblemResult result = judge_file(index.reference, display_path(index.reference));
+    reference_result_ = judge_file(index.reference, display_path(index.reference));
+    const ProblemResult& result = reference_result_;
     std::string failures;
-    const TestResult* slowest = nullptr;
-    double worst_ratio = 0;
+    const TestResult* tightest = nullptr;
+    double worst = 0;  // the largest share of its time limit a request used, relative to what is allowed
     for (const TestResult& test : result.tests) {
       if (test.verdict != Verdict::kAccepted) failures += fmt::format("{}: {}\n", test.name, test.message);
       const TestCase* spec = find_case(test.name);
       if (!spec) continue;
-      double ratio = test.slowest_call_ms / spec->time_ms;
-      if (ratio >= worst_ratio) worst_ratio = ratio, slowest = &test;
+      double relative = test.slowest_call_ms / spec->time_ms * required_headroom(*spec);
+      if (relative >= worst) worst = relative, tightest = &test;
     }
     if (result.verdict == Verdict::kCompileError) failures = result.message;
     add(result.verdict == Verdict::kAccepted,
         result.verdict == Verdict::kAccepted ? fmt::format("reference accepted on all {} cases", result.tests.size())
                                              : "reference accepted, got " + verdict_name(result.verdict),
         failures);
-    if (slowest) {
-      const TestCase* spec = find_case(slowest->name);
-      double headroom = slowest->slowest_call_ms > 0 ? spec->time_ms / slowest->slowest_call_ms : INFINITY;
-      bool ok = headroom >= kTimeHeadroom;
+    if (tightest) {
+      const TestCase* spec = find_case(tightest->name);
+      double headroom = tightest->slowest_call_ms > 0 ? spec->time_ms / tightest->slowest_call_ms : INFINITY;
+      bool ok = headroom >= required_headroom(*spec);
       add(ok,
-          fmt::format("time: the reference's slowest request ({}) took {:.1f} ms of its {} ms limit: {}x headroom "
-                      "(at least {:g}x required)",
-                      slowest->name, slowest->slowest_call_ms, spec->time_ms,
-                      std::isinf(headroom) ? std::string("unbounded") : fmt::format("{:.1f}", headroom), kTimeHeadroom),
+          fmt::format("time: the reference's tightest request ({}) took {:.1f} ms of its {} ms limit: {}x headroom "
+                      "(at least {:g}x required{})",
+                      tightest->name, tightest->slowest_call_ms, spec->time_ms,
+                      std::isinf(headroom) ? std::string("unbounded") : fmt::format("{:.1f}", headroom),
+                      required_headroom(*spec),
+                      is_statistical(*spec) ? ": room for an honest solution 10x slower, twice over" : ""),
           ok ? "" : "raise the case's time_ms, or make the input smaller");
     }
+  }
+
+  // Every case needs room for a busy machine; statistical cases, whose
+  // requests are many calls of the learner's code, also for honest
+  // solutions kProbeSlowdown times slower per call.
+  static double required_headroom(const TestCase& test) {
+    return is_statistical(test) ? kProbeSlowdown * kSlowAlternativeHeadroom : kTimeHeadroom;
+  }
+
+  static bool is_statistical(const TestCase& test) {
+    return test.check == "distribution" || test.check == "sampler_support" || test.check == "speculative";
   }
 
   void check_stub(const std::string& stub) {
@@ -244,6 +368,7 @@ class Validator {
   const std::function<void(const ValidationCheck&)>& on_check_;
   Package package_;
   Problem problem_;
+  ProblemResult reference_result_;  // for comparing alternatives' times
   ValidationReport report_;
 };
 }  // namespace

@@ -1,26 +1,30 @@
-// HintFinder: run the known-wrong solutions on a failed case and compare.
+// HintFinder: run the known-wrong solutions on the judged cases and compare.
 #include "judging/hints.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <future>
+#include <set>
 
 #include "build/build.hpp"
 #include "check/checker.hpp"
 #include "check/compare.hpp"
-#include "check/reference_oracle.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
 #include "run/runner_session.hpp"
 #include "sandbox/limits.hpp"
+#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
+#include "util/worker_pool.hpp"
 
 namespace judge {
 
 struct HintFinder::Runner {
-  explicit Runner(std::string binary, const Problem& problem)
-      : session(std::move(binary), limits_for(problem, /*sanitize=*/false)) {}
+  Runner(const KnownSolution& solution, std::string binary, const Problem& problem)
+      : solution(solution), session(std::move(binary), limits_for(problem, /*sanitize=*/false)) {}
+  const KnownSolution& solution;
   RunnerSession session;
   std::map<std::string, TestResult> results;  // by case name
 };
@@ -52,16 +56,49 @@ bool alike(const nlohmann::json& a, const nlohmann::json& b, const Tolerance& to
   }
   return a == b;
 }
+
+bool is_histogram(const nlohmann::json& value) { return value.is_array() && !value.empty(); }
+
+// Failures that say nothing about the mistake: a case that ran out of time
+// (or was never run) fails the same way whatever the code got wrong.
+bool comparable(const TestResult& result) {
+  return result.verdict != Verdict::kAccepted && !result.failure_kind.empty() && result.failure_kind != "timeout";
+}
+
+bool timed(const TestCase& test) { return test.check == "performance" || test.check == "growth"; }
+
+// Cases whose check makes many calls (sampler statistics) or times them.
+// Decided by the check, not by measured times, so the same failures get
+// the same hints on a busy machine.
+bool cheap(const TestCase& test) {
+  return !timed(test) && test.check != "distribution" && test.check != "sampler_support" && test.check != "speculative";
+}
+
+// Keeps at most kCostlyFailuresCompared of the costly failed cases `costly`:
+// the first of each op and check first (a sampler's mistake shows only in
+// its own cases), then the first of the rest, in case order.
+void failed_costly_to_compare(const std::vector<const TestCase*>& cases, std::vector<std::size_t>* costly) {
+  std::vector<std::size_t> kept, rest;
+  std::set<std::pair<std::string, std::string>> kinds;
+  for (std::size_t i : *costly) (kinds.insert({cases[i]->op, cases[i]->check}).second ? kept : rest).push_back(i);
+  kept.insert(kept.end(), rest.begin(), rest.end());
+  if (kept.size() > kCostlyFailuresCompared) kept.resize(kCostlyFailuresCompared);
+  *costly = std::move(kept);
+}
 }  // namespace
 
 bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b) {
   if (a.verdict == Verdict::kAccepted || b.verdict == Verdict::kAccepted) return false;
   if (a.failure_kind.empty() || a.failure_kind != b.failure_kind) return false;
   if (a.failure_kind == "value" || a.failure_kind == "no_throw") return alike(a.returned, b.returned, test.tolerance);
-  if (a.failure_kind == "distribution") {
-    if (!a.returned.is_array() || !b.returned.is_array()) return false;
+  if (a.failure_kind == "distribution" || a.failure_kind == "zero_probability") {
+    // A histogram of draws, when the checker kept one: the two samplers
+    // must draw alike (their generators may differ, so not token by token).
+    if (!is_histogram(a.returned) || !is_histogram(b.returned)) return a.returned == b.returned;
     return same_distribution(a.returned.get<std::vector<std::int64_t>>(), b.returned.get<std::vector<std::int64_t>>());
   }
+  // Exceptions of one type, one signal, nondeterminism, slowness: the kind
+  // is all there is to compare.
   return true;
 }
 
@@ -74,40 +111,137 @@ void HintFinder::build_wrong_runners() {
         std::async(std::launch::async, [&] { return build_runner(paths_, problem_, wrong.file, wrong.display); }));
   for (std::size_t i = 0; i < builds.size(); ++i) {
     BuildOutcome built = builds[i].get();
-    if (built.ok) runners_[index_.wrong[i].file] = std::make_unique<Runner>(built.binary, problem_);
+    if (built.ok) runners_.push_back(std::make_unique<Runner>(index_.wrong[i], built.binary, problem_));
   }
 }
 
-const TestResult* HintFinder::result_of(const KnownSolution& wrong, const TestCase& test) {
-  auto found = runners_.find(wrong.file);
-  if (found == runners_.end()) return nullptr;
-  Runner& runner = *found->second;
-  auto cached = runner.results.find(test.name);
-  if (cached != runner.results.end()) return &cached->second;
-  if (!oracle_) {
-    BuildOutcome reference = build_runner(paths_, problem_, index_.reference, "reference solution");
-    if (!reference.ok) return nullptr;
-    oracle_ = std::make_unique<ReferenceOracle>(problem_, reference.binary);
-  }
-  CheckContext context{problem_, test, runner.session,
-                       [&](const std::string& name, const nlohmann::json& args) { return oracle_->call(name, args); }};
-  context.reference_call = [&](const Request& request) { return oracle_->fresh_call(request); };
-  return &runner.results.emplace(test.name, find_checker(test.check)->run(context)).first->second;
+nlohmann::json HintFinder::reference(const std::string& op, const nlohmann::json& args) {
+  std::lock_guard<std::mutex> lock(oracle_mutex_);
+  return oracle_->call(op, args);
 }
 
-std::optional<std::string> HintFinder::find(const TestCase& test, const TestResult& failure) {
-  const Operation* op = problem_.find_op(test.op);
-  if (!op || failure.failure_kind.empty() || failure.failure_kind == "timeout") return std::nullopt;
+const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, bool timing) {
+  auto cached = wrong.results.find(test.name);
+  if (cached != wrong.results.end()) return &cached->second;
+  {
+    std::lock_guard<std::mutex> lock(oracle_mutex_);
+    if (!oracle_ && !oracle_failed_) {
+      BuildOutcome reference = build_runner(paths_, problem_, index_.reference, "reference solution");
+      if (reference.ok)
+        oracle_ = std::make_unique<ReferenceOracle>(problem_, reference.binary);
+      else
+        oracle_failed_ = true;
+    }
+    if (!oracle_) return nullptr;
+  }
+  CheckContext context{problem_, test, wrong.session,
+                       [&](const std::string& op, const nlohmann::json& args) { return reference(op, args); }};
+  context.reference_call = [&](const Request& request) {
+    std::lock_guard<std::mutex> lock(oracle_mutex_);
+    return oracle_->fresh_call(request);
+  };
+  if (!timing) context.timing_off_reason = "speed is not compared while looking for a known mistake";
+  try {
+    return &wrong.results.emplace(test.name, find_checker(test.check)->run(context)).first->second;
+  } catch (const JudgeFault&) {
+    return nullptr;  // this comparison is lost, not the others
+  }
+}
+
+bool HintFinder::may_be_slow(const Runner& wrong, const std::string& op) const {
+  if (wrong.solution.verdict == Verdict::kTimeLimitExceeded) return true;
+  for (const TestCase* test : problem_.cases()) {
+    auto result = wrong.results.find(test->name);
+    if (test->op == op && result != wrong.results.end() && result->second.verdict != Verdict::kAccepted) return false;
+  }
+  return true;
+}
+
+std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
+                                      const std::vector<TestResult>& results) {
+  // Which cases to run the known mistakes on: the cheap ones the learner
+  // passed (to rule mistakes out), and the failed ones that can be compared,
+  // of the costly ones only a few. A case failed for slowness is
+  // compared only with the known mistakes that are slow, one at a time:
+  // timing several runners at once would measure the machine.
+  std::vector<std::size_t> passed, failed, costly, slow;
+  for (std::size_t i = 0; i < cases.size() && i < results.size(); ++i) {
+    if (results[i].verdict == Verdict::kAccepted) {
+      if (cheap(*cases[i])) passed.push_back(i);
+    } else if (comparable(results[i])) {
+      bool slowness = timed(*cases[i]) && (results[i].failure_kind == "slow" || results[i].failure_kind == "growth");
+      (slowness ? slow : cheap(*cases[i]) ? failed : costly).push_back(i);
+    }
+  }
+  failed_costly_to_compare(cases, &costly);
+  failed.insert(failed.end(), costly.begin(), costly.end());
+  if (failed.empty() && slow.empty()) return {};
+
+  std::vector<TestCase> expanded(cases.size());
+  for (const std::vector<std::size_t>* list : {&passed, &failed, &slow})
+    for (std::size_t i : *list) expanded[i] = *cases[i], expanded[i].input = materialize_input(cases[i]->input);
+
   try {
     if (runners_.empty()) build_wrong_runners();
-    for (const KnownSolution& wrong : index_.wrong) {
-      const TestResult* theirs = result_of(wrong, test);
-      if (theirs && same_failure(test, failure, *theirs)) return wrong.note;
-    }
   } catch (const JudgeFault&) {
-    // A hint is a courtesy; never let it break judging.
+    return {};  // a hint is a courtesy; never let it break judging
   }
-  return std::nullopt;
+  // explained[w]: the failed cases known mistake w explains. ruled_out[w]:
+  // the ops in which it fails a case the learner passed, so that the
+  // learner's code of that op does not make it (running out of time proves
+  // nothing either way). A problem's ops are separate functions: a mistake
+  // in one says nothing about another.
+  std::vector<std::set<std::size_t>> explained(runners_.size());
+  std::vector<std::set<std::string>> ruled_out(runners_.size());
+  for_each_parallel(runners_.size(), 0, [&](std::size_t w) {
+    Runner& wrong = *runners_[w];
+    for (std::size_t i : passed) {
+      if (ruled_out[w].count(cases[i]->op)) continue;
+      const TestResult* theirs = result_of(wrong, expanded[i], /*timing=*/false);
+      if (theirs && theirs->verdict != Verdict::kAccepted && theirs->failure_kind != "timeout")
+        ruled_out[w].insert(cases[i]->op);
+    }
+    for (std::size_t i : failed) {
+      if (ruled_out[w].count(cases[i]->op)) continue;
+      const TestResult* theirs = result_of(wrong, expanded[i], /*timing=*/false);
+      if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
+    }
+  });
+  for (std::size_t w = 0; w < runners_.size(); ++w) {
+    for (std::size_t i : slow) {
+      if (ruled_out[w].count(cases[i]->op) || !may_be_slow(*runners_[w], cases[i]->op)) continue;
+      // On fresh runners, as the judge times a learner: what the earlier
+      // cases used of a runner's limits would count against this one.
+      runners_[w]->session.stop();
+      if (oracle_) oracle_->stop();
+      const TestResult* theirs = result_of(*runners_[w], expanded[i], /*timing=*/true);
+      if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
+    }
+  }
+
+  // One failure alike among many is a coincidence (two different mistakes
+  // can both put every draw on one token), not the learner's mistake.
+  const std::size_t enough = std::min(kMinExplained, failed.size() + slow.size());
+  for (std::set<std::size_t>& cases_of_w : explained)
+    if (cases_of_w.size() < enough) cases_of_w.clear();
+
+  // The mistake that explains the most failed cases first, then the one that
+  // explains the most of the rest; the catalog's order breaks ties.
+  std::vector<Hint> hints;
+  std::set<std::size_t> covered;
+  for (;;) {
+    std::size_t best = runners_.size(), best_new = 0;
+    for (std::size_t w = 0; w < runners_.size(); ++w) {
+      std::size_t fresh = 0;
+      for (std::size_t i : explained[w]) fresh += !covered.count(i);
+      if (fresh > best_new) best = w, best_new = fresh;
+    }
+    if (best == runners_.size()) break;
+    Hint hint{runners_[best]->solution.note, {}};
+    for (std::size_t i : explained[best]) hint.cases.push_back(cases[i]->name), covered.insert(i);
+    hints.push_back(std::move(hint));
+  }
+  return hints;
 }
 
 }  // namespace judge

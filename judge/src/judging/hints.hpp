@@ -1,13 +1,14 @@
-// Hints from known mistakes: when a learner's failure on a case matches how
-// one of the problem's known-wrong solutions fails that case, the report
-// names the mistake in teaching words. The known-wrong solutions are the
-// teaching catalog.
+// Hints from known mistakes: the known-wrong solutions of a problem are its
+// teaching catalog. After a solution is judged, the judge runs them on the
+// same cases and names the mistakes whose failures look like the learner's,
+// compared value by value, across every failed case.
 #pragma once
 
 #include <map>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "check/reference_oracle.hpp"
 #include "spec/problem.hpp"
@@ -17,33 +18,58 @@
 
 namespace judge {
 
+// Known mistakes run on every case that is cheap to repeat (not statistical,
+// not timed), and on this many of the failed costly ones: the first of each
+// op and check, then the next ones. Cases failed for slowness are compared,
+// one at a time, with the known mistakes that may be slow (may_be_slow).
+inline constexpr std::size_t kCostlyFailuresCompared = 3;
+// A known mistake is named only if it explains this many of the compared
+// failures (or all of them, when fewer were compared).
+inline constexpr std::size_t kMinExplained = 2;
+
 class HintFinder {
  public:
   HintFinder(const Paths& paths, const Problem& problem, SolutionsIndex index);
   ~HintFinder();
 
-  // The mistake of the first known-wrong solution that fails `test` the way
-  // `failure` did: the same returned value within the case's tolerance, the
-  // same histogram for a sampler, or the same kind of failure (exception
-  // type, signal, nondeterminism). Builds and runs the wrong solutions on
-  // this one case (runners are cached). Never throws: a hint is optional.
-  std::optional<std::string> find(const TestCase& test, const TestResult& failure);
+  // The known mistakes that explain a judged solution's failures; `results`
+  // holds what `cases` gave, in the same order. A known-wrong solution
+  // explains a failed case when it fails that case the same way
+  // (same_failure). It is ruled out when it fails a cheap case the learner
+  // passed: the learner does not make that mistake. Of the rest, the one
+  // that explains the most failed cases is named first, then the one that
+  // explains the most of those still unexplained, and so on; a solution
+  // wrong in two known ways gets both. None: no hint. Builds and runs the
+  // known-wrong solutions (their runners are cached). Never throws: a hint
+  // is a courtesy.
+  std::vector<Hint> explain(const std::vector<const TestCase*>& cases, const std::vector<TestResult>& results);
 
  private:
   struct Runner;
   void build_wrong_runners();
-  // How `wrong` fares on `test` (run once, then remembered); null when it
-  // could not be built or the reference could not.
-  const TestResult* result_of(const KnownSolution& wrong, const TestCase& test);
+  // How `wrong` fares on `test` (inputs expanded): run once, then remembered.
+  // Speed is compared with the reference only when `timing`. Null when the
+  // comparison could not be made (the reference does not build, a judge
+  // fault).
+  const TestResult* result_of(Runner& wrong, const TestCase& test, bool timing);
+  nlohmann::json reference(const std::string& op, const nlohmann::json& args);
+  // Whether `wrong` is worth timing on a case of `op` the learner failed for
+  // slowness: it is a known slow mistake, or its answers to `op` were right
+  // on every case it ran (so its mistake, if in `op`, is speed).
+  bool may_be_slow(const Runner& wrong, const std::string& op) const;
 
   const Paths& paths_;
   const Problem& problem_;
   SolutionsIndex index_;
-  std::map<std::string, std::unique_ptr<Runner>> runners_;
+  std::vector<std::unique_ptr<Runner>> runners_;  // one per known-wrong solution that builds
+  std::mutex oracle_mutex_;                       // the wrong solutions run on several threads
   std::unique_ptr<ReferenceOracle> oracle_;
+  bool oracle_failed_ = false;
 };
 
-// Whether two failures of the same case are the same mistake.
+// Whether two failures of the same case are the same mistake: the same kind
+// of failure and, where the failure carries a value (a returned value, a
+// histogram of draws), alike values.
 bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b);
 
 }  // namespace judge

@@ -2,6 +2,7 @@
 #include "judging/judging.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <filesystem>
 #include <future>
 
@@ -47,15 +48,18 @@ CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, con
   return setup;
 }
 
-// The known mistake `result` (of case `test`) matches, if any.
-std::optional<std::string> find_hint(const Paths& paths, const Problem& problem, const TestCase& test,
-                                     const TestResult& result) {
+// Names the known mistakes that explain the failures of `outcome` (judged
+// on `cases`), on the result and on each case they explain.
+void add_hints(const Paths& paths, const Problem& problem, const std::vector<const TestCase*>& cases,
+               ProblemResult* outcome) {
   std::optional<SolutionsIndex> index = load_solutions_index(package_of(paths, problem.slug));
-  if (!index) return std::nullopt;
-  TestCase materialized = test;
-  materialized.input = materialize_input(test.input);
-  HintFinder hints(paths, problem, *index);
-  return hints.find(materialized, result);
+  if (!index) return;
+  HintFinder finder(paths, problem, *index);
+  outcome->hints = finder.explain(cases, outcome->tests);
+  for (const Hint& hint : outcome->hints)
+    for (TestResult& test : outcome->tests)
+      if (test.hint.empty() && std::find(hint.cases.begin(), hint.cases.end(), test.name) != hint.cases.end())
+        test.hint = hint.mistake;
 }
 }  // namespace
 
@@ -94,18 +98,18 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
 
   std::vector<const TestCase*> cases = problem.cases();
   bool decided = false;
-  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t index, TestResult& result) {
+  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t, TestResult& result) {
     if (!decided && result.verdict != Verdict::kAccepted) {
       outcome.verdict = result.verdict;
       decided = true;
-      if (request.hints) {
-        if (request.on_progress) request.on_progress("comparing with known mistakes");
-        if (auto hint = find_hint(paths, problem, *cases[index], result)) result.hint = *hint;
-      }
     }
     if (request.on_case) request.on_case(result);
     outcome.tests.push_back(std::move(result));
   });
+  if (decided && request.hints) {
+    if (request.on_progress) request.on_progress("comparing with known mistakes");
+    add_hints(paths, problem, cases, &outcome);
+  }
   store_cached_result(paths, cache_key, outcome);
   return outcome;
 }

@@ -16,7 +16,7 @@ struct JudgeRequest {
   std::string display_name;                             // how messages name the file
   std::function<void(const TestResult&)> on_case;       // called as each case finishes; may be empty
   std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
-  // Look for a known mistake matching the first failing case (see hints.hpp).
+  // Name the known mistakes that explain the failures (see hints.hpp).
   bool hints = true;
   // Answer an unchanged solution from the result cache (result_cache.hpp).
   bool use_result_cache = true;

@@ -3,6 +3,7 @@
 // may hold a submission's bytes (messages quote exceptions and compiler
 // output; printed output; the file name) passes through terminal_safe.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <sstream>
 #include <vector>
@@ -54,9 +55,6 @@ class TextReporter : public Reporter {
     if (!ok) {
       fmt::print(out_, "{}", indent(test.message, "        ", 12));
       if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
-      if (!test.hint.empty())
-        fmt::print(out_, "        {} {}\n", paint(colour_, Tone::kHint, "hint (a known mistake):"),
-                   terminal_safe(test.hint));
     }
     if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
     if (!ok && !test.output.empty()) {
@@ -71,6 +69,10 @@ class TextReporter : public Reporter {
     if (result.verdict == Verdict::kCompileError) {
       fmt::print(out_, "{}\n", indent(result.message, "  ", 60));
     }
+    // Hints come once every case is known: they compare all the failures.
+    for (const Hint& hint : result.hints)
+      fmt::print(out_, "  {} {}\n", paint(colour_, Tone::kHint, fmt::format("hint ({}):", explained(hint))),
+                 terminal_safe(hint.mistake));
     std::size_t passed = 0;
     for (const TestResult& test : result.tests) passed += test.verdict == Verdict::kAccepted;
     bool ok = result.verdict == Verdict::kAccepted;
@@ -92,6 +94,16 @@ class TextReporter : public Reporter {
   }
 
  private:
+  // "a known mistake, as in case x", "... as in cases x, y and 3 more".
+  static std::string explained(const Hint& hint) {
+    constexpr std::size_t kNamed = 2;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < hint.cases.size() && i < kNamed; ++i) names.push_back(terminal_safe(hint.cases[i]));
+    std::string list = fmt::format("{}", fmt::join(names, ", "));
+    if (hint.cases.size() > kNamed) list += fmt::format(" and {} more", hint.cases.size() - kNamed);
+    return fmt::format("a known mistake, as in case{} {}", hint.cases.size() == 1 ? "" : "s", list);
+  }
+
   std::FILE* out_;
   bool colour_;
   LiveLine live_;  // "case 12/39...", on a terminal

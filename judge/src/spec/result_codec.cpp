@@ -45,6 +45,11 @@ json result_to_json(const ProblemResult& result, ResultForm form) {
   for (const TestResult& test : result.tests) tests.push_back(test_to_json(test, form));
   json out = {{"problem", result.problem}, {"verdict", verdict_name(result.verdict)}, {"tests", tests}};
   if (form == ResultForm::kFull || !result.message.empty()) out["message"] = result.message;
+  if (form == ResultForm::kFull || !result.hints.empty()) {
+    json hints = json::array();
+    for (const Hint& hint : result.hints) hints.push_back({{"mistake", hint.mistake}, {"cases", hint.cases}});
+    out["hints"] = hints;
+  }
   if (form == ResultForm::kPublic) out["solution"] = result.solution;
   return out;
 }
@@ -71,6 +76,8 @@ ProblemResult result_from_json(const json& data) {
   result.verdict = verdict_from_name(data.at("verdict")).value();
   result.message = data.at("message");
   for (const json& test : data.at("tests")) result.tests.push_back(test_from_json(test));
+  for (const json& hint : data.at("hints"))
+    result.hints.push_back({hint.at("mistake"), hint.at("cases").get<std::vector<std::string>>()});
   return result;
 }
 

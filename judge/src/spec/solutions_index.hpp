@@ -18,6 +18,13 @@ struct KnownSolution {
   std::string display;  // solutions/<slug>/wrong/x.hpp
   std::string note;     // accepted: how it differs; wrong: the mistake, in teaching words
   Verdict verdict = Verdict::kAccepted;
+  // accepted: how many times slower per call than the reference it is by
+  // design (0: not a measure of headroom); validate checks it and that the
+  // cases leave it time.
+  double slowdown = 0;
+  // hint_tests: the known-wrong solutions (absolute) whose mistakes the
+  // hints must name, exactly; empty: no hint.
+  std::vector<std::string> hints;
   Place place;
 };
 
@@ -25,6 +32,9 @@ struct SolutionsIndex {
   std::string reference;  // absolute
   std::vector<KnownSolution> accepted;
   std::vector<KnownSolution> wrong;
+  // Solutions wrong in other ways (two known mistakes at once, an unknown
+  // one), each with the verdict and the hints it must get.
+  std::vector<KnownSolution> hint_tests;
 };
 
 // The index of `package`; nullopt when it has no solutions.yaml. Throws

@@ -36,7 +36,14 @@ struct TestResult {
   std::string failure_kind;
   nlohmann::json returned;     // the value the code returned, when it failed by returning one
   double slowest_call_ms = 0;  // the longest single request of the case
-  std::string hint;            // a known mistake this failure matches, in teaching words
+  std::string hint;            // the known mistake that explains this failure, in teaching words
+};
+
+// A known mistake that explains some of a solution's failures: its words
+// from solutions.yaml, and the failed cases it explains (in case order).
+struct Hint {
+  std::string mistake;
+  std::vector<std::string> cases;
 };
 
 struct ProblemResult {
@@ -45,6 +52,7 @@ struct ProblemResult {
   Verdict verdict = Verdict::kAccepted;
   std::string message;  // compile errors and other whole-problem failures
   std::vector<TestResult> tests;
+  std::vector<Hint> hints;  // known mistakes that explain the failures, best first
   bool from_cache = false;  // answered by the result cache: nothing was run
 };
 

@@ -1,5 +1,6 @@
-// Accepted: subtracts the largest logit, then multiplies the differences
-// by a precomputed 1 / T; -inf entries are skipped and left at 0.
+// Accepted: finds the index of the largest finite logit, subtracts that
+// logit from each of the others and divides the differences by T; -inf
+// entries are skipped and left at 0.
 #pragma once
 
 #include <cmath>
@@ -25,12 +26,11 @@ inline std::vector<double> softmax_with_temperature(const std::vector<double>& l
     throw std::invalid_argument("all logits are -inf");
   }
 
-  const double inv_t = 1.0 / temperature;
   std::vector<double> out(logits.size(), 0.0);
   double sum = 0.0;
   for (std::size_t i = 0; i < logits.size(); ++i) {
     if (logits[i] == lowest) continue;
-    out[i] = std::exp((logits[i] - logits[argmax]) * inv_t);
+    out[i] = std::exp((logits[i] - logits[argmax]) / temperature);
     sum += out[i];
   }
   for (double& p : out) p /= sum;
