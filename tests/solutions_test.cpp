@@ -1,8 +1,8 @@
 // Every problem's solutions, as solutions/<slug>/solutions.yaml lists them:
 // the reference and each accepted/ file must be accepted, each wrong/ file
 // must get its stated verdict, and so must each hint_tests/ file. One test
-// per file, found when the tests are
-// listed, so a new problem joins without touching this file.
+// per file, found when the tests are listed, so a new problem joins without
+// touching this file.
 #include <gtest/gtest.h>
 
 #include <algorithm>
