@@ -113,14 +113,19 @@ pid_t parent_of(pid_t pid) {
 // With JUDGE_CACHE_DIR set (tests/unprivileged_sandbox_test.sh gives this
 // binary a cache of its own), only runners built there are this test's.
 std::vector<std::string> runners_not_of_other_judges(const std::string& problem, pid_t judge) {
-  const char* cache = std::getenv("JUDGE_CACHE_DIR");
+  // This judge's runners live in its cache: JUDGE_CACHE_DIR, else its build
+  // directory. Judges of other checkouts may be running at the same time.
+  const char* cache_variable = std::getenv("JUDGE_CACHE_DIR");
+  const std::string cache = cache_variable && *cache_variable
+                                ? std::string(cache_variable)
+                                : fs::path(JUDGE_BINARY).parent_path().parent_path().string() + "/";
   std::vector<std::string> found;
   for (const std::string& process : processes_mentioning("/" + problem + "-")) {
     pid_t pid = std::atoi(process.c_str());
     std::string cmdline = process.substr(process.find(':') + 2);
     std::string program = cmdline.substr(0, cmdline.find(' '));
     if (program.find("/" + problem + "-") == std::string::npos) continue;
-    if (cache && *cache && program.rfind(cache, 0) != 0) continue;
+    if (program.rfind(cache, 0) != 0) continue;
     bool another_judges = false;
     for (pid_t above = parent_of(pid); above > 1 && !another_judges; above = parent_of(above))
       another_judges =
