@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "run/runner_session.hpp"
 #include "sandbox/sandbox.hpp"
@@ -99,6 +100,23 @@ TEST_F(ProcessTest, SignalsAreReportedAsSignalsNotExitCodes) {
     EXPECT_FALSE(result.status.exited) << signal;
     EXPECT_EQ(result.status.signal, signal);
   }
+}
+
+// A forked child starts with the judge's pages, and the kernel's peak keeps
+// them across exec: a judge grown large must not make every child it
+// starts look large (a crash would then read as memory_limit_exceeded).
+TEST_F(ProcessTest, AChildsPeakMemoryIsItsOwnNotTheJudgesAtFork) {
+  std::vector<char> judge_pages(std::size_t{128} << 20);
+  for (std::size_t i = 0; i < judge_pages.size(); i += 4096) judge_pages[i] = 1;
+  CommandResult small = run_command(shell("exit 0"), 5000);
+  ASSERT_TRUE(small.started) << small.error;
+  EXPECT_LT(small.status.max_rss_kb, 64 * 1024) << "the judge's own 128 MiB were counted as the child's";
+  // A child that really grows past the judge is measured: a 256 MiB string.
+  CommandResult large = run_command(shell("awk 'BEGIN { s = \"x\"; for (i = 0; i < 28; i++) s = s s; print length(s) }'"), 20000);
+  ASSERT_TRUE(large.started) << large.error;
+  EXPECT_EQ(large.output, "268435456\n");
+  EXPECT_GE(large.status.max_rss_kb, 256 * 1024);
+  EXPECT_EQ(judge_pages[4096], 1);  // the pages stayed in use throughout
 }
 
 TEST_F(ProcessTest, DescribeSignalNamesTheSignal) {

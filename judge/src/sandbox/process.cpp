@@ -251,14 +251,14 @@ void read_available(int fd, CapturedOutput* sink) {
   }
 }
 
-ExitStatus to_exit_status(int status, const rusage& usage) {
+ExitStatus to_exit_status(int status, const rusage& usage, long inherited_rss_kb) {
   ExitStatus out;
   out.exited = WIFEXITED(status);
   out.code = out.exited ? WEXITSTATUS(status) : 0;
   out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   out.cpu_seconds =
       usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-  out.max_rss_kb = usage.ru_maxrss;
+  out.max_rss_kb = usage.ru_maxrss > inherited_rss_kb ? usage.ru_maxrss : 0;
   return out;
 }
 // The child's stdout, stderr and status pipes; whatever is not taken is
@@ -374,6 +374,8 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
     if (plan.exec_fd >= 0) close(plan.exec_fd);
     return nullptr;
   }
+  rusage own{};
+  getrusage(RUSAGE_SELF, &own);
   pid_t pid = fork();
   if (pid < 0) {
     *error = fmt::format("fork: {}", std::strerror(errno));
@@ -392,6 +394,7 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   while (n < 0 && errno == EINTR);
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
+  child->inherited_rss_kb_ = own.ru_maxrss;
   child->namespaced_ = plan.namespaces;
   child->stdout_fd_ = pipes.take(&pipes.out[0]);
   child->stderr_fd_ = pipes.take(&pipes.err[0]);
@@ -512,7 +515,7 @@ ExitStatus Child::wait() {
   do got = wait4(pid_, &status, 0, &usage);
   while (got < 0 && errno == EINTR);
   reaped_ = true;
-  status_ = to_exit_status(status, usage);
+  status_ = to_exit_status(status, usage, inherited_rss_kb_);
   // Anything the child left running in its group goes with it.
   kill(-pid_, SIGKILL);
   return status_;
@@ -525,7 +528,7 @@ bool Child::poll_exited() {
   pid_t got = wait4(pid_, &status, WNOHANG, &usage);
   if (got == pid_) {
     reaped_ = true;
-    status_ = to_exit_status(status, usage);
+    status_ = to_exit_status(status, usage, inherited_rss_kb_);
     kill(-pid_, SIGKILL);
   }
   return reaped_;

@@ -50,6 +50,9 @@ struct ExitStatus {
   int code = 0;
   int signal = 0;          // killed by this signal (when !exited)
   double cpu_seconds = 0;  // user + system, from the kernel
+  // The child's peak resident memory, 0 when unknown: a forked child starts
+  // with its parent's pages, and the kernel's figure keeps them across exec,
+  // so a peak no larger than the judge's own at fork says nothing.
   long max_rss_kb = 0;
 };
 
@@ -107,6 +110,7 @@ class Child {
   bool reaped_ = false;
   bool namespaced_ = false;  // pid() mirrors a program two forks down
   pid_t program_pid_ = -1;
+  long inherited_rss_kb_ = 0;  // the judge's peak when it forked the child
   ExitStatus status_;
 };
 
