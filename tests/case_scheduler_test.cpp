@@ -1,5 +1,6 @@
-// schedule_cases: in-order reports, parallel shared cases, timed cases alone,
-// longest first, the timeout cut-off and errors, with a fake judge function.
+// judging_order and schedule_cases: cheap cases first, reports as cases
+// finish, parallel shared cases, timed cases alone, the timeout cut-off and
+// errors, with a fake judge function.
 #include "judging/case_scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -36,21 +37,46 @@ TestResult accepted(const TestCase& test) {
   return result;
 }
 
-TEST(ScheduleCases, ReportsInCaseOrderWhateverOrderTheyFinishIn) {
+std::vector<CheckCost> few_calls(std::size_t count) { return std::vector<CheckCost>(count, CheckCost::kFewCalls); }
+
+// Few-call and many-call cases as `alone` says; timed ones where it is true.
+std::vector<CheckCost> timed_where(const std::vector<bool>& alone) {
+  std::vector<CheckCost> costs;
+  for (bool timed : alone) costs.push_back(timed ? CheckCost::kTimed : CheckCost::kFewCalls);
+  return costs;
+}
+
+TEST(JudgingOrder, CheapCasesFirstSamplesLeadingThenTheLongestStatisticsThenTimedCases) {
+  Cases cases({100, 9000, 100, 20000, 100, 5000, 100, 100});
+  cases.storage[0].hidden = true;  // a hidden few-call case listed before a sample
+  cases.storage[2].hidden = false;
+  for (std::size_t i : {4, 6, 7}) cases.storage[i].hidden = true;
+  const std::vector<CheckCost> costs = {CheckCost::kFewCalls,  CheckCost::kManyCalls, CheckCost::kFewCalls,
+                                        CheckCost::kManyCalls, CheckCost::kTimed,     CheckCost::kManyCalls,
+                                        CheckCost::kFewCalls,  CheckCost::kTimed};
+  EXPECT_EQ(judging_order(cases.pointers, costs), (std::vector<std::size_t>{2, 0, 6, 3, 1, 5, 4, 7}));
+}
+
+TEST(ScheduleCases, ReportsEachCaseAsSoonAsItIsKnown) {
   Cases cases({100, 100, 100, 100, 100, 100});
   std::vector<std::string> reported;
+  std::atomic<bool> case0_done{false};
   schedule_cases(
-      cases.pointers, std::vector<bool>(6, false), 3,
-      [](std::size_t, const TestCase& test) {
-        // Earlier cases take longer, so later ones finish first.
-        std::this_thread::sleep_for(std::chrono::milliseconds(60 - 10 * (test.name.back() - '0')));
+      cases.pointers, few_calls(6), 2,
+      [&](std::size_t, const TestCase& test) {
+        // The first case is slow: the others, on the other worker, must be
+        // reported while it runs.
+        if (test.name == "case0") {
+          for (int i = 0; i < 2500 && reported.size() < 5; ++i) std::this_thread::sleep_for(2ms);
+          case0_done = true;
+        }
         return accepted(test);
       },
       [&](std::size_t index, TestResult& result) {
         EXPECT_EQ(result.name, cases.storage[index].name);
         reported.push_back(result.name);
       });
-  EXPECT_EQ(reported, (std::vector<std::string>{"case0", "case1", "case2", "case3", "case4", "case5"}));
+  EXPECT_EQ(reported, (std::vector<std::string>{"case1", "case2", "case3", "case4", "case5", "case0"}));
 }
 
 TEST(ScheduleCases, EveryWorkerStartsOnItsOwnThreadBeforeAnyCase) {
@@ -59,7 +85,7 @@ TEST(ScheduleCases, EveryWorkerStartsOnItsOwnThreadBeforeAnyCase) {
   std::map<std::size_t, std::thread::id> started_on;
   std::size_t cases_before_all_started = 0;
   schedule_cases(
-      cases.pointers, std::vector<bool>(6, false), 3,
+      cases.pointers, few_calls(6), 3,
       [&](std::size_t worker, const TestCase& test) {
         std::lock_guard<std::mutex> lock(mutex);
         if (started_on.size() < 3) ++cases_before_all_started;
@@ -88,7 +114,7 @@ TEST(ScheduleCases, SharedCasesRunAtOnceAndTimedCasesAlone) {
   std::map<std::size_t, std::thread::id> thread_of_worker;
   std::vector<std::string> order;
   schedule_cases(
-      cases.pointers, alone, 2,
+      cases.pointers, timed_where(alone), 2,
       [&](std::size_t worker, const TestCase& test) {
         {
           std::lock_guard<std::mutex> lock(mutex);
@@ -128,7 +154,7 @@ TEST(ScheduleCases, TimedCasesWaitUntilTheReportIsDone) {
   const std::vector<bool> alone = {false, false, true};
   std::atomic<bool> reporting{false}, timed_during_report{false};
   schedule_cases(
-      cases.pointers, alone, 2,
+      cases.pointers, timed_where(alone), 2,
       [&](std::size_t, const TestCase& test) {
         if (test.name == "case2" && reporting) timed_during_report = true;
         return accepted(test);
@@ -142,17 +168,19 @@ TEST(ScheduleCases, TimedCasesWaitUntilTheReportIsDone) {
   EXPECT_FALSE(timed_during_report);
 }
 
-TEST(ScheduleCases, StartsTheLongestCasesFirst) {
+TEST(ScheduleCases, StartsCasesInJudgingOrder) {
   Cases cases({100, 20000, 100, 5000, 100});
+  const std::vector<CheckCost> costs = {CheckCost::kManyCalls, CheckCost::kManyCalls, CheckCost::kFewCalls,
+                                        CheckCost::kManyCalls, CheckCost::kTimed};
   std::vector<std::string> started;
   schedule_cases(
-      cases.pointers, std::vector<bool>(5, false), 1,
+      cases.pointers, costs, 1,
       [&](std::size_t, const TestCase& test) {
         started.push_back(test.name);
         return accepted(test);
       },
       [](std::size_t, TestResult&) {});
-  EXPECT_EQ(started, (std::vector<std::string>{"case1", "case3", "case0", "case2", "case4"}));
+  EXPECT_EQ(started, (std::vector<std::string>{"case2", "case1", "case3", "case0", "case4"}));
 }
 
 TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
@@ -160,7 +188,7 @@ TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
   int judged = 0;
   std::vector<std::string> messages;
   schedule_cases(
-      cases.pointers, std::vector<bool>(8, false), 1,
+      cases.pointers, few_calls(8), 1,
       [&](std::size_t, const TestCase& test) {
         ++judged;
         TestResult result = start_result(test);
@@ -184,20 +212,28 @@ TEST(ScheduleCases, AJudgeFaultStopsTheRunAndReachesTheCaller) {
   std::vector<bool> alone(20, false);
   alone[19] = true;
   std::atomic<bool> timed_case_ran{false};
+  std::atomic<int> started_after_fault{0};
+  std::atomic<bool> faulted{false};
   std::size_t reported = 0;
   EXPECT_THROW(schedule_cases(
-                   cases.pointers, alone, 2,
+                   cases.pointers, timed_where(alone), 2,
                    [&](std::size_t, const TestCase& test) {
+                     if (faulted) ++started_after_fault;
                      if (test.name == "case19") timed_case_ran = true;
-                     if (test.name == "case4") throw JudgeFault{"the reference failed"};
+                     if (test.name == "case4") {
+                       faulted = true;
+                       throw JudgeFault{"the reference failed"};
+                     }
+                     std::this_thread::sleep_for(2ms);
                      return accepted(test);
                    },
                    [&](std::size_t index, TestResult&) {
-                     EXPECT_LT(index, 4u) << "a case after the fault was reported";
+                     EXPECT_NE(index, 4u) << "the case that could not be judged was reported";
                      ++reported;
                    }),
                JudgeFault);
-  EXPECT_LE(reported, 4u);
+  EXPECT_LE(reported, 5u) << "cases finished after the fault were reported";
+  EXPECT_LE(started_after_fault.load(), 1) << "the other worker went on after the fault";
   EXPECT_FALSE(timed_case_ran) << "the timed case ran after a fault";
 }
 
@@ -207,7 +243,7 @@ TEST(ScheduleCases, AnErrorWhileReportingStopsTheWorkers) {
   alone[49] = true;  // the first worker waits for it: the error must wake it
   std::atomic<int> judged{0};
   EXPECT_THROW(schedule_cases(
-                   cases.pointers, alone, 2,
+                   cases.pointers, timed_where(alone), 2,
                    [&](std::size_t, const TestCase& test) {
                      ++judged;
                      std::this_thread::sleep_for(5ms);
@@ -226,7 +262,7 @@ TEST(ScheduleCases, AnErrorWhileReportingWakesTheWorkerWaitingForATimedCase) {
   Cases cases({100, 100, 100});
   std::atomic<bool> timed_case_ran{false};
   EXPECT_THROW(schedule_cases(
-                   cases.pointers, {false, false, true}, 2,
+                   cases.pointers, timed_where({false, false, true}), 2,
                    [&](std::size_t, const TestCase& test) {
                      if (test.name == "case2") timed_case_ran = true;
                      return accepted(test);

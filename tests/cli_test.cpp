@@ -124,6 +124,49 @@ TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
   EXPECT_EQ(bad.status, 2);
 }
 
+// The fixture package `draws` (tests/fixtures/draws) in a scratch root
+// beside the repository's harness; returns the root.
+fs::path scratch_draws_root() {
+  fs::path root = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "draws_root";
+  fs::path fixture = fs::path(JUDGE_TESTS_DIR) / "fixtures" / "draws";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::copy(fs::path(JUDGE_SOURCE_DIR) / "harness", root / "harness", fs::copy_options::recursive);
+  fs::copy(fixture / "harness", root / "harness", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  fs::copy(fixture / "problems", root / "problems", fs::copy_options::recursive);
+  fs::copy(fixture / "solutions", root / "solutions", fs::copy_options::recursive);
+  return root;
+}
+
+// Cheap cases are judged and shown first, whatever their place in the
+// files; the JSON keeps the files' order, and the verdict is that of the
+// first failing case in it.
+TEST(Cli, CheapCasesAreShownFirstAndJsonKeepsTheCaseOrder) {
+  fs::path root = scratch_draws_root();
+  std::vector<std::string> env = {"JUDGE_ROOT=" + root.string(), "JUDGE_CACHE_DIR=" + (root / "cache").string()};
+  std::string wrong = (root / "solutions/draws/wrong/probs_unnormalized.hpp").string();
+  JudgeRun text = run_judge({"run", "draws", "--solution", wrong}, env);
+  EXPECT_EQ(text.status, 1) << text.err;
+  std::size_t cheap_sample = text.out.find("FAIL  sample example_flat");
+  std::size_t cheap_hidden = text.out.find("FAIL  hidden three_logits");
+  std::size_t costly_sample = text.out.find("pass  sample sample_two_tokens");
+  std::size_t costly_hidden = text.out.find("pass  hidden sample_three_tokens");
+  ASSERT_NE(costly_sample, std::string::npos) << text.out;
+  ASSERT_NE(costly_hidden, std::string::npos) << text.out;
+  EXPECT_LT(cheap_sample, cheap_hidden) << text.out;
+  EXPECT_LT(cheap_hidden, costly_sample) << text.out;
+  EXPECT_LT(cheap_hidden, costly_hidden) << text.out;
+
+  JudgeRun json = run_judge({"run", "draws", "--solution", wrong, "--format", "json", "--no-cache"}, env);
+  nlohmann::json result = parse_single_object(json.out);
+  std::vector<std::string> names;
+  for (const auto& test : result["tests"]) names.push_back(test["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"sample_two_tokens", "example_flat", "sample_three_tokens", "three_logits"}));
+  EXPECT_EQ(result.value("verdict", ""), "wrong_answer");
+  EXPECT_EQ(result["tests"][0]["verdict"], "accepted");
+  EXPECT_EQ(result["tests"][1]["verdict"], "wrong_answer");
+}
+
 TEST(Cli, TextOutputEndsWithTheVerdict) {
   JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp"});
   EXPECT_EQ(run.status, 1) << run.err;

@@ -32,6 +32,15 @@ struct CheckContext {
   bool timing_on() const { return reference_call && timing_off_reason.empty(); }
 };
 
+// What judging a case costs, decided by its check rather than by measured
+// times, so that the same solution is judged and hinted the same way on a
+// busy machine.
+enum class CheckCost {
+  kFewCalls,   // one call or a handful: milliseconds
+  kManyCalls,  // a sampler's statistics: thousands of calls, up to seconds
+  kTimed,      // times the learner against the reference: must run alone
+};
+
 class Checker {
  public:
   virtual ~Checker() = default;
@@ -41,9 +50,9 @@ class Checker {
   // Why a loaded case does not suit this checker; nullopt when it does.
   virtual std::optional<std::string> problem_with(const TestCase&, const Operation&) const { return std::nullopt; }
   virtual TestResult run(CheckContext& context) const = 0;
-  // True for checkers that time the learner's code: their cases run alone,
-  // after the others, so no other runner shares the machine with them.
-  virtual bool measures_speed() const { return false; }
+  // kTimed for checkers that time the learner's code: their cases run
+  // alone, after the others, so no other runner shares the machine with them.
+  virtual CheckCost cost() const { return CheckCost::kFewCalls; }
 };
 
 // Sends `request` to the learner's runner within the case's time limit,

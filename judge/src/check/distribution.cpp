@@ -33,6 +33,7 @@ class SamplerChecker : public Checker {
   explicit SamplerChecker(bool full) : full_(full) {}
 
   std::vector<std::string> supplied_inputs(const TestCase&) const override { return {"seeds"}; }
+  CheckCost cost() const override { return CheckCost::kManyCalls; }
 
   std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const override {
     bool has_seeds = false;

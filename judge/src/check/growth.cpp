@@ -87,7 +87,7 @@ class GrowthChecker : public Checker {
     return std::nullopt;
   }
 
-  bool measures_speed() const override { return true; }
+  CheckCost cost() const override { return CheckCost::kTimed; }
 
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;

@@ -42,7 +42,7 @@ class PerformanceChecker : public Checker {
     return std::nullopt;
   }
 
-  bool measures_speed() const override { return true; }
+  CheckCost cost() const override { return CheckCost::kTimed; }
 
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;

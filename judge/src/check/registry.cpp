@@ -37,6 +37,11 @@ const Checker* find_checker(const std::string& name) {
   return found == registry().end() ? nullptr : found->second;
 }
 
+CheckCost cost_of(const TestCase& test) {
+  const Checker* checker = find_checker(test.check);
+  return checker ? checker->cost() : CheckCost::kFewCalls;
+}
+
 std::vector<std::string> checker_names() {
   std::vector<std::string> names;
   for (const auto& entry : registry()) names.push_back(entry.first);

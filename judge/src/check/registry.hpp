@@ -14,6 +14,9 @@ namespace judge {
 // The checker registered as `name`, or null.
 const Checker* find_checker(const std::string& name);
 
+// What judging `test` costs, by its check (kFewCalls for an unknown one).
+CheckCost cost_of(const TestCase& test);
+
 // Every checker's name, sorted.
 std::vector<std::string> checker_names();
 

@@ -249,6 +249,7 @@ class SpeculativeChecker : public Checker {
  public:
   // `seeds` for a law case, `seed` for a fixed-answer case; an op has one.
   std::vector<std::string> supplied_inputs(const TestCase&) const override { return {"seed", "seeds"}; }
+  CheckCost cost() const override { return CheckCost::kManyCalls; }
 
   std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const override {
     bool many = false, one = false;

@@ -237,8 +237,6 @@ class Validator {
                 "std::discrete_distribution per call, ...) with `slowdown: 10` in solutions.yaml");
   }
 
-  static bool is_timing_check(const TestCase& test) { return test.check == "performance" || test.check == "growth"; }
-
   static std::vector<std::string> hint_texts(const ProblemResult& result) {
     std::vector<std::string> texts;
     for (const Hint& hint : result.hints) texts.push_back(hint.mistake);
@@ -292,9 +290,8 @@ class Validator {
     return is_statistical(test) ? kProbeSlowdown * kSlowAlternativeHeadroom : kTimeHeadroom;
   }
 
-  static bool is_statistical(const TestCase& test) {
-    return test.check == "distribution" || test.check == "sampler_support" || test.check == "speculative";
-  }
+  static bool is_statistical(const TestCase& test) { return cost_of(test) == CheckCost::kManyCalls; }
+  static bool is_timing_check(const TestCase& test) { return cost_of(test) == CheckCost::kTimed; }
 
   void check_stub(const std::string& stub) {
     ProblemResult result = judge_file(stub, display_path(stub));

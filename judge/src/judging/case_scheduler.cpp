@@ -1,5 +1,5 @@
-// schedule_cases: worker threads take the shared cases, longest first; the
-// calling thread reports them in order. run_cases gives each worker a
+// schedule_cases: worker threads take the shared cases in judging order;
+// the calling thread reports them as they finish. run_cases gives each worker a
 // learner and a reference runner of its own.
 #include "judging/case_scheduler.hpp"
 
@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 #include "check/checker.hpp"
 #include "check/reference_oracle.hpp"
@@ -65,6 +66,19 @@ unsigned default_parallel_runners() {
   return static_cast<unsigned>(std::clamp<std::size_t>(hardware_workers(), 1, kMaxParallelRunners));
 }
 
+std::vector<std::size_t> judging_order(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs) {
+  std::vector<std::size_t> order(cases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto rank = [&](std::size_t i) {
+    // A case's time limit is the best guess of its length.
+    int longest_first = costs[i] == CheckCost::kManyCalls ? -cases[i]->time_ms : 0;
+    int samples_first = costs[i] == CheckCost::kFewCalls && cases[i]->hidden ? 1 : 0;
+    return std::make_tuple(static_cast<int>(costs[i]), longest_first, samples_first);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  return order;
+}
+
 namespace {
 // The state schedule_cases shares between its workers and the reporting
 // thread, under one mutex.
@@ -73,49 +87,44 @@ class Schedule {
   using Judge = std::function<TestResult(std::size_t worker, const TestCase& test)>;
   using Report = std::function<void(std::size_t index, TestResult& result)>;
 
-  Schedule(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, const Judge& judge)
-      : cases_(cases), alone_(alone), judge_(judge), results_(cases.size()) {
-    for (std::size_t i = 0; i < cases.size(); ++i)
-      if (!alone[i]) shared_.push_back(i);
-    // Longest first, so one long case does not start last and leave the
-    // other cores idle; a case's time limit is the best guess of its length.
-    std::stable_sort(shared_.begin(), shared_.end(),
-                     [&](std::size_t a, std::size_t b) { return cases[a]->time_ms > cases[b]->time_ms; });
+  Schedule(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, const Judge& judge)
+      : cases_(cases), judge_(judge), results_(cases.size()) {
+    for (std::size_t i : judging_order(cases, costs)) (costs[i] == CheckCost::kTimed ? timed_ : shared_).push_back(i);
   }
 
   std::size_t shared_count() const { return shared_.size(); }
 
   // A worker's life: the shared cases it can take, and for worker 0 (which
-  // stays until the end) the cases that must run alone, each once every
-  // shared case is done and every case before it is reported (a report may
-  // look for a hint, which compiles).
+  // stays until the end) the timed cases, each once every other case is
+  // done and reported, so that neither another runner nor the reporting
+  // thread shares the machine with it.
   void work(std::size_t worker) {
     for (std::size_t k; (k = next_shared_++) < shared_.size();) judge_one(worker, shared_[k]);
     if (worker != 0) return;
-    for (std::size_t i = 0; i < cases_.size(); ++i) {
-      if (!alone_[i]) continue;
+    for (std::size_t i : timed_) {
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        finished_.wait(lock, [&] { return (shared_done_ == shared_.size() && reported_ == i) || error_; });
+        finished_.wait(lock, [&] { return (shared_done_ == shared_.size() && reported_ == known_.size()) || error_; });
         if (error_) return;
       }
       judge_one(worker, i);
     }
   }
 
-  // On the calling thread: each result in case order, as soon as it and
-  // all before it are known. Stops at the first case that could not be
-  // judged.
-  void report_in_order(const Report& report) {
-    for (std::size_t i = 0; i < cases_.size(); ++i) {
+  // On the calling thread: each result as soon as it is known. Stops at the
+  // first case that could not be judged.
+  void report_as_known(const Report& report) {
+    while (reported_ < cases_.size()) {
+      std::size_t index;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        finished_.wait(lock, [&] { return results_[i].has_value() || error_; });
-        if (!results_[i]) return;
+        finished_.wait(lock, [&] { return reported_ < known_.size() || error_; });
+        if (error_) return;
+        index = known_[reported_];
       }
-      report(i, *results_[i]);
+      report(index, *results_[index]);
       std::lock_guard<std::mutex> lock(mutex_);
-      reported_ = i + 1;
+      ++reported_;
       finished_.notify_all();
     }
   }
@@ -148,32 +157,35 @@ class Schedule {
       return;
     }
     std::lock_guard<std::mutex> lock(mutex_);
+    if (error_) return;  // nothing after a failure to judge is reported
     if (timeouts_so_far < kMaxTimeouts && result.verdict == Verdict::kTimeLimitExceeded) ++timeouts_;
     results_[index] = std::move(result);
-    if (!alone_[index]) ++shared_done_;
+    known_.push_back(index);
+    if (std::find(timed_.begin(), timed_.end(), index) == timed_.end()) ++shared_done_;
     finished_.notify_all();
   }
 
   const std::vector<const TestCase*>& cases_;
-  const std::vector<bool>& alone_;
   const Judge& judge_;
-  std::vector<std::size_t> shared_;  // indices of the cases that may share the machine
+  std::vector<std::size_t> shared_;  // the cases that may share the machine, in judging order
+  std::vector<std::size_t> timed_;   // the cases that must run alone, in judging order
   std::atomic<std::size_t> next_shared_{0};
   std::mutex mutex_;
   std::condition_variable finished_;
   std::vector<std::optional<TestResult>> results_;
+  std::vector<std::size_t> known_;  // the cases judged so far, in the order they finished
   std::size_t shared_done_ = 0;
-  std::size_t reported_ = 0;  // cases the calling thread has reported, in order
+  std::size_t reported_ = 0;  // how many of known_ the calling thread has reported
   int timeouts_ = 0;
   std::exception_ptr error_;
 };
 }  // namespace
 
-void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
+void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
                     const std::function<void(std::size_t index, TestResult& result)>& report,
                     const std::function<void(std::size_t worker)>& start_worker) {
-  Schedule schedule(cases, alone, judge);
+  Schedule schedule(cases, costs, judge);
   workers = std::clamp<std::size_t>(workers, 1, std::max<std::size_t>(schedule.shared_count(), 1));
   std::latch workers_started(static_cast<std::ptrdiff_t>(workers));
   WorkerThreads threads(workers, [&](std::size_t worker) {
@@ -182,7 +194,7 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
     schedule.work(worker);
   });
   try {
-    schedule.report_in_order(report);
+    schedule.report_as_known(report);
   } catch (...) {
     schedule.abandon(std::current_exception());  // also stops the first worker before its timed cases
   }
@@ -192,8 +204,8 @@ void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector
 
 void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases, const CaseRunSetup& setup,
                const std::function<void(std::size_t, TestResult&)>& report) {
-  std::vector<bool> alone(cases.size());
-  for (std::size_t i = 0; i < cases.size(); ++i) alone[i] = find_checker(cases[i]->check)->measures_speed();
+  std::vector<CheckCost> costs;
+  for (const TestCase* test : cases) costs.push_back(cost_of(*test));
   std::size_t workers = std::max(1u, setup.parallel_runners);
   // Each runner starts on its worker's thread: a runner dies with the thread
   // that started it (PR_SET_PDEATHSIG). All start before any case: they
@@ -203,7 +215,7 @@ void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases
   std::vector<std::unique_ptr<Runners>> runners;
   for (std::size_t i = 0; i < workers; ++i) runners.push_back(std::make_unique<Runners>(problem, setup));
   schedule_cases(
-      cases, alone, workers,
+      cases, costs, workers,
       [&](std::size_t worker, const TestCase& test) { return judge_case(problem, test, setup, *runners[worker]); },
       report,
       [&](std::size_t worker) {

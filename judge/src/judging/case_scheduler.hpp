@@ -1,7 +1,8 @@
 // Runs a problem's cases through their checkers on several runners at once.
 // Cases are independent (each call gets its inputs afresh), so a problem's
-// cases spread over one learner runner (and one reference runner) per core;
-// cases that time the learner run afterwards, alone on the machine.
+// cases spread over one learner runner (and one reference runner) per core,
+// cheap ones first; cases that time the learner run afterwards, alone on the
+// machine.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "check/checker.hpp"
 #include "check/crash_report.hpp"
 #include "run/runner_session.hpp"
 #include "spec/problem.hpp"
@@ -29,21 +31,27 @@ struct CaseRunSetup {
 // it to the judge: one per core, at most kMaxParallelRunners.
 unsigned default_parallel_runners();
 
+// The order cases start in: few-call cases first, samples before hidden
+// ones, each in case order (the cheapest and most telling failures show at
+// once); then many-call cases, longest time limit first (a long case that
+// starts last leaves the other cores idle); then timed cases, in case order.
+std::vector<std::size_t> judging_order(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs);
+
 // The scheduling alone: `judge(worker, test)` judges one case on worker
 // `worker` (0 to workers - 1; each worker is one thread, the same thread for
-// all its cases). Cases marked `alone` run on worker 0, one at a time, each
-// once every other case has finished and every case before it has been
+// all its cases), taking cases in judging_order. kTimed cases run on worker
+// 0, one at a time, each once every other case has finished and been
 // reported. Reports as run_cases does. `start_worker(worker)`, when given,
 // runs first on each worker's thread, and no case starts until it has
 // finished on every worker.
-void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<bool>& alone, std::size_t workers,
+void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
                     const std::function<void(std::size_t index, TestResult& result)>& report,
                     const std::function<void(std::size_t worker)>& start_worker = {});
 
 // Judges every case of `cases` and calls `report(index, result)` for each,
-// in case order, on the calling thread, as soon as it and all before it are
-// known. After kMaxTimeouts cases exceeded their time limit, cases not yet
+// on the calling thread, as soon as it is known: in the order cases finish,
+// which is close to judging_order. After kMaxTimeouts cases exceeded their time limit, cases not yet
 // started are reported as not run. Rethrows a JudgeFault from any case.
 void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases, const CaseRunSetup& setup,
                const std::function<void(std::size_t index, TestResult& result)>& report);

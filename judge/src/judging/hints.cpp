@@ -65,14 +65,8 @@ bool comparable(const TestResult& result) {
   return result.verdict != Verdict::kAccepted && !result.failure_kind.empty() && result.failure_kind != "timeout";
 }
 
-bool timed(const TestCase& test) { return test.check == "performance" || test.check == "growth"; }
-
-// Cases whose check makes many calls (sampler statistics) or times them.
-// Decided by the check, not by measured times, so the same failures get
-// the same hints on a busy machine.
-bool cheap(const TestCase& test) {
-  return !timed(test) && test.check != "distribution" && test.check != "sampler_support" && test.check != "speculative";
-}
+bool timed(const TestCase& test) { return cost_of(test) == CheckCost::kTimed; }
+bool cheap(const TestCase& test) { return cost_of(test) == CheckCost::kFewCalls; }
 
 // Keeps at most kCostlyFailuresCompared of the costly failed cases `costly`:
 // the first of each op and check first (a sampler's mistake shows only in

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <future>
+#include <optional>
 
 #include "build/build.hpp"
 #include "build/compile.hpp"
@@ -96,16 +97,23 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     }
   }
 
+  // Cases are reported as they finish; the result keeps them in case order,
+  // and its verdict is that of the first case in that order that failed.
   std::vector<const TestCase*> cases = problem.cases();
+  std::vector<std::optional<TestResult>> judged(cases.size());
+  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t index, TestResult& result) {
+    if (request.on_case) request.on_case(result);
+    judged[index] = std::move(result);
+  });
   bool decided = false;
-  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t, TestResult& result) {
-    if (!decided && result.verdict != Verdict::kAccepted) {
-      outcome.verdict = result.verdict;
+  for (std::optional<TestResult>& result : judged) {
+    if (!result) throw JudgeFault{fmt::format("{}: a case was never judged", problem.slug)};
+    if (!decided && result->verdict != Verdict::kAccepted) {
+      outcome.verdict = result->verdict;
       decided = true;
     }
-    if (request.on_case) request.on_case(result);
-    outcome.tests.push_back(std::move(result));
-  });
+    outcome.tests.push_back(std::move(*result));
+  }
   if (decided && request.hints) {
     if (request.on_progress) request.on_progress("comparing with known mistakes");
     add_hints(paths, problem, cases, &outcome);
