@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Prints the judge's latency per problem (cold, after an edit, unchanged) and
-# the throughput of reference solutions against naive baselines.
+# Prints, for every problem, the judge's latency (cold, after an edit of a
+# correct file, after an edit of a wrong one: its first failure on screen
+# and its verdict, unchanged), the compile of the file alone and the
+# ratios; then `judge grade` throughput on a class of 40 mixed submissions
+# per problem, and the throughput of reference solutions against naive
+# baselines.
 # Usage: bench/run.sh [PROBLEM...]   (default: every problem)
+#   JUDGE=PATH   time another build of the judge (its own checkout's problems)
+#   RUNS=N       runs per median (default 3)
+#   GRADE=0      skip the grade throughput
 # Figures are medians; see docs/performance.md for how to read them.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-"$root/bin/setup"
-judge="$root/build/judge/judge"
+if [ -z "${JUDGE:-}" ]; then
+  "$root/bin/setup"
+  judge="$root/build/judge/judge"
+else
+  judge=$JUDGE
+fi
+runs=${RUNS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cxx=${CXX:-c++}
@@ -16,43 +28,97 @@ problems=("$@")
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+repeat() { for ((i = 1; i <= runs; ++i)); do "$@"; done; }
+
 time_judge() {  # cache_dir solution -> seconds
-  local start end
+  local start
   start=$(now)
   JUDGE_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" --format json >/dev/null || true
+  seconds "$start" "$(now)"
+}
+# The text report as a learner reads it: "FIRST VERDICT" seconds, to the
+# first FAIL line on screen and to the end.
+time_wrong() {  # cache_dir solution
+  local start first="" line
+  start=$(now)
+  while IFS= read -r line; do
+    [ -z "$first" ] && [[ $line == *"FAIL  "* ]] && first=$(now)
+  done < <(JUDGE_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" 2>&1 || true)
+  local end
   end=$(now)
-  seconds "$start" "$end"
+  echo "$(seconds "$start" "${first:-$end}") $(seconds "$start" "$end")"
+}
+edit() { echo "// edit $RANDOM$RANDOM" >>"$1"; }
+# The first wrong_answer solution solutions.yaml lists: the typical wrong file.
+first_wrong() {
+  awk '$1 == "-" && $2 == "file:" { file = $3 } $1 == "verdict:" && $2 == "wrong_answer" && file != "" { print file; exit }' \
+    "$root/solutions/$1/solutions.yaml"
+}
+compile_alone() {  # solution -> seconds
+  # The learner's file compiled on its own, with the types the problem
+  # provides (and Eigen) available, as an editor's build would.
+  local provided=() start
+  grep -q KVCache "$1" && provided=(-include judge/kv_cache.hpp)
+  grep -q LogProbFn "$1" && provided=(-include judge/beam_search.hpp)
+  start=$(now)
+  "$cxx" -std=c++20 -O2 -I"$root/harness/include" -isystem /usr/include/eigen3 "${provided[@]}" \
+    -x c++ -c "$1" -o "$work/alone.o" 2>/dev/null
+  seconds "$start" "$(now)"
 }
 
-echo "latency of judge run (seconds; median of 3, cold: 1 run)"
-printf "%-22s %8s %8s %8s %14s %8s\n" problem cold edited cached "compile-alone" ratio
+echo "latency of judge run (seconds; median of $runs, cold: 1 run)"
+echo "  edited: after an edit of a correct file; wrong: after an edit of a wrong one, to its first FAIL line"
+echo "  and to its verdict; ratios are to compile-alone"
+printf "%-21s %6s %7s %7s %7s %7s %8s %8s %8s\n" problem cold edited wrong-1st wrong-end cached alone "edited/a" "1st/a"
 for problem in "${problems[@]}"; do
   solution="$work/$problem.hpp"
   cp "$root/solutions/$problem/reference.hpp" "$solution"
   cache="$work/cache-$problem"
   cold=$(time_judge "$cache" "$solution")
-  edited=$(for i in 1 2 3; do echo "// edit $i" >>"$solution"; time_judge "$cache" "$solution"; done | median)
-  cached=$(for i in 1 2 3; do time_judge "$cache" "$solution"; done | median)
-  # The baseline: the learner's file compiled on its own, with the types the
-  # problem provides (and Eigen) available, as an editor's build would.
-  provided=()
-  grep -q KVCache "$solution" && provided=(-include judge/kv_cache.hpp)
-  grep -q LogProbFn "$solution" && provided=(-include judge/beam_search.hpp)
-  alone=$(for i in 1 2 3; do
-    start=$(now)
-    "$cxx" -std=c++20 -O2 -I"$root/harness/include" -isystem /usr/include/eigen3 "${provided[@]}" \
-      -x c++ -c "$solution" -o "$work/alone.o" 2>/dev/null
-    seconds "$start" "$(now)"
-  done | median)
-  ratio=$(awk -v a="$edited" -v b="$alone" 'BEGIN { printf "%.2f", a / b }')
-  printf "%-22s %8.2f %8.2f %8.2f %14.2f %8.2f\n" "$problem" "$cold" "$edited" "$cached" "$alone" "$ratio"
+  edited=$(repeat eval 'edit "$solution"; time_judge "$cache" "$solution"' | median)
+  cached=$(repeat time_judge "$cache" "$solution" | median)
+  alone=$(repeat compile_alone "$solution" | median)
+  wrong="$work/${problem}_wrong.hpp"
+  cp "$root/solutions/$problem/$(first_wrong "$problem")" "$wrong"
+  wrong_times=$(repeat eval 'edit "$wrong"; time_wrong "$cache" "$wrong"')
+  first=$(echo "$wrong_times" | awk '{ print $1 }' | median)
+  verdict=$(echo "$wrong_times" | awk '{ print $2 }' | median)
+  printf "%-21s %6.2f %7.2f %7.2f %7.2f %7.2f %8.2f %8.2f %8.2f\n" "$problem" "$cold" "$edited" "$first" "$verdict" \
+    "$cached" "$alone" "$(ratio "$edited" "$alone")" "$(ratio "$first" "$alone")"
 done
 
-echo
-echo "all problems, reference, nothing cached (seconds):"
-start=$(now)
-JUDGE_CACHE_DIR="$work/cache-all" "$judge" run --all --reference --format json >/dev/null
-echo "  judge run --all --reference: $(seconds "$start" "$(now)")"
+# A class of 40 for `judge grade`: the reference and every accepted and
+# wrong solution of the package in turn, with one that crashes at start,
+# one that throws on every call (the stub), and one that hangs at start.
+make_class() {  # problem dir
+  local package="$root/solutions/$1" files=() i
+  files=("$package/reference.hpp")
+  for file in "$package"/accepted/*.hpp "$package"/wrong/*.hpp; do [ -e "$file" ] && files+=("$file"); done
+  mkdir -p "$2"
+  for ((i = 0; i < 37; ++i)); do
+    { cat "${files[i % ${#files[@]}]}"; echo "// submission $i"; } >"$2/student_$i.hpp"
+  done
+  { echo '#include <cstdlib>'; echo 'static const int crash_at_start = (std::abort(), 0);'; cat "$package/reference.hpp"; } \
+    >"$2/student_crash.hpp"
+  cp "$root/problems/$1/stub.hpp" "$2/student_stub.hpp"
+  { echo 'static const int hang_at_start = [] { for (;;) { volatile int spin = 0; (void)spin; } return 0; }();'
+    cat "$package/reference.hpp"; } >"$2/student_hang.hpp"
+}
+
+if [ "${GRADE:-1}" != 0 ]; then
+  echo
+  echo "judge grade throughput, a class of 40 (correct, wrong, crashing, the stub, one hang), nothing cached:"
+  for problem in "${problems[@]}"; do
+    class="$work/class-$problem"
+    make_class "$problem" "$class"
+    start=$(now)
+    JUDGE_CACHE_DIR="$work/grade-cache-$problem" "$judge" grade "$problem" "$class" >/dev/null 2>&1 || true
+    elapsed=$(seconds "$start" "$(now)")
+    printf "  %-21s %6.1f s  %6.1f submissions per minute\n" "$problem" "$elapsed" \
+      "$(awk -v s="$elapsed" 'BEGIN { print 40 * 60 / s }')"
+  done
+fi
 
 echo
 echo "throughput (median ms per call)"

@@ -262,6 +262,31 @@ TEST(DistributionChecker, AWrongDistributionFailsTheChiSquareTest) {
   EXPECT_TRUE(result.returned.is_array());  // the histogram, for hints
 }
 
+TEST(DistributionChecker, AGrosslyWrongSamplerStopsAtTheFirstLook) {
+  Fixture f = sampler_fixture("distribution");
+  std::size_t seeds_asked = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(draw({0.2, 0.3, 0.5}, seed.get<std::uint64_t>()));
+    seeds_asked += tokens.size();
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "distribution");
+  EXPECT_LE(seeds_asked, 2000u);
+  EXPECT_NE(result.message.find("over the first 2000 of "), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("the test stops once it rejects"), std::string::npos) << result.message;
+}
+
+TEST(DistributionChecker, ASamplerOffByTheStatedDeviationIsStillCaught) {
+  // The early looks spend a twentieth of the false-reject rate; the draws
+  // keep the power against a shift of 0.02.
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner = sampler([](std::uint64_t seed) { return draw({0.48, 0.31, 0.21}, seed); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "distribution") << result.message;
+}
+
 TEST(DistributionChecker, ATokenOfProbabilityZeroFails) {
   Fixture f = sampler_fixture("distribution");
   f.reference["probs"] = [](const json&) { return json{0.6, 0.4, 0.0}; };
@@ -291,6 +316,40 @@ TEST(DistributionChecker, SamplerSupportDoesNotJudgeTheDistribution) {
   Fixture f = sampler_fixture("sampler_support");
   FakeRunner learner = sampler([](std::uint64_t seed) { return static_cast<int>(seed % 3); });
   EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+}
+
+TEST(DistributionChecker, SamplerSupportCatchesAKeptTokenThatNeverComesUp) {
+  Fixture f = sampler_fixture("sampler_support");
+  std::size_t seeds_asked = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(draw({0.6, 0.4, 0.0}, seed.get<std::uint64_t>()));
+    seeds_asked += tokens.size();
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "distribution");
+  EXPECT_NE(result.message.find("token 2 never came up in "), std::string::npos) << result.message;
+  EXPECT_LT(seeds_asked, 2000u) << "a support case is sized for its question, not for a chi-square test";
+  // A correct sampler passes on the same draws.
+  FakeRunner correct = sampler([](std::uint64_t seed) { return draw({0.5, 0.3, 0.2}, seed); });
+  EXPECT_EQ(f.run(correct).verdict, Verdict::kAccepted);
+}
+
+TEST(DistributionChecker, SamplerSupportWithStatedDrawsChecksOneWayOnly) {
+  // For vocabularies too large to draw from often enough to expect every
+  // kept token: only strays and determinism, on exactly the stated draws.
+  Fixture f = sampler_fixture("sampler_support");
+  f.test.check_args["draws"] = 30;
+  std::size_t seeds_asked = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(draw({0.6, 0.4, 0.0}, seed.get<std::uint64_t>()));
+    seeds_asked += tokens.size();
+    return value(tokens);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(seeds_asked, 30u + 25u);  // and the repeats
 }
 
 TEST(DistributionChecker, ARejectedCaseShape) {
@@ -417,10 +476,17 @@ TEST(SpeculativeChecker, CorrectDecodingFollowsEveryLaw) {
 TEST(SpeculativeChecker, AcceptingEveryDraftBreaksTheLaws) {
   Fixture f("speculative", "speculate_many");
   f.test.input = {{"model", kModel}};
-  FakeRunner learner = speculator([](std::uint64_t seed) { return decode(seed, true); });
+  std::size_t seeds_asked = 0;
+  FakeRunner learner = speculator([&](std::uint64_t seed) {
+    ++seeds_asked;
+    return decode(seed, true);
+  });
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "distribution");
+  // So wrong that the first look at the laws rejects it.
+  EXPECT_LE(seeds_asked, 8000u);
+  EXPECT_NE(result.message.find("over the first 8000 of "), std::string::npos) << result.message;
 }
 
 TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {

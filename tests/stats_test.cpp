@@ -154,8 +154,34 @@ TEST(DrawsForPower, NeedsFewerDrawsWhenNoTokenIsNearOneHalf) {
   const std::vector<double> flat(8, 0.125);
   const std::vector<double> with_half = {0.5, 0.2, 0.15, 0.1, 0.03, 0.01, 0.005, 0.005};
   EXPECT_LT(static_cast<double>(draws_for_power(flat)), 0.6 * static_cast<double>(draws_for_power(with_half)));
-  // One possible outcome: the fit test cannot reject, only the support check can.
-  EXPECT_EQ(draws_for_power({0.0, 1.0, 0.0}), 20000);
+}
+
+TEST(DrawsForPower, OneOutcomeNeedsOnlyTheDrawsThatShowAStrayToken) {
+  // Only the support check can fail: a sampler that puts 0.02 of its mass
+  // on other tokens must draw one, with probability 0.999.
+  const std::int64_t n = draws_for_power({0.0, 1.0, 0.0});
+  EXPECT_LT(n, 1000);
+  EXPECT_LE(std::pow(1 - kDetectableDeviation, static_cast<double>(n)), 1e-3);
+  EXPECT_GT(std::pow(1 - kDetectableDeviation, static_cast<double>(n - 1)), 1e-3) << "more draws than needed";
+  EXPECT_EQ(draws_for_power({1.0}, 0.1), static_cast<std::int64_t>(std::ceil(std::log(1e-3) / std::log(0.9))));
+}
+
+TEST(DrawsForCoverage, EveryLikelyTokenComesUpExceptAtTheStatedRate) {
+  const std::vector<double> probs = {0.5, 0.3, 0.17, 0.02, 0.01};
+  const std::int64_t n = draws_for_coverage(probs);
+  // The union bound over the tokens of probability at least 0.02 holds at
+  // n, and is needed: a tenth fewer draws break it.
+  auto miss = [&](std::int64_t draws) {
+    double sum = 0;
+    for (double p : probs)
+      if (p >= 0.02) sum += std::pow(1 - p, static_cast<double>(draws));
+    return sum;
+  };
+  EXPECT_LE(miss(n), kFalseRejectRate);
+  EXPECT_GT(miss(n - n / 10), kFalseRejectRate);
+  // Enough to see a stray token of probability 0.02 with probability 0.999.
+  EXPECT_LE(std::pow(0.98, static_cast<double>(draws_for_coverage({1.0}))), 1e-3);
+  EXPECT_LT(n, 1000) << "far fewer draws than a chi-square test";
 }
 
 TEST(ChiSquareSimulation, TheSmallerSampleStillCatchesAShiftOfTwoPercent) {

@@ -5,10 +5,15 @@
 //   3. (`distribution` only) over many well-mixed seeds the frequencies fit
 //      the expected distribution: Pearson's chi-square at a false-reject rate
 //      of kFalseRejectRate, with enough draws to catch any token's
-//      probability off by kDetectableDeviation (see stats.hpp).
+//      probability off by kDetectableDeviation (see stats.hpp), tested after
+//      every batch of draws so that a wrong sampler stops early (the rate is
+//      spent over the looks: early_look_rate, final_look_rate).
 // The expected distribution is the reference's `probs_op` on the same input.
-// `sampler_support` runs checks 1 and 2 only, for inputs too large to draw
-// from tens of thousands of times.
+// `sampler_support` runs checks 1 and 2, for cases that exist to test which
+// tokens are kept, and adds the other direction: every token of probability
+// at least kDetectableDeviation comes up (draws_for_coverage sizes it). With
+// `check_args.draws`, for inputs too large to draw from even that often, it
+// runs checks 1 and 2 alone on that many draws.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,9 +29,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kSeedsPerRequest = 10000;
+constexpr std::size_t kFirstBatch = 2000;
 constexpr std::size_t kRepeatedSeeds = 500;
 constexpr std::size_t kMinRepeatedSeeds = 25;
-constexpr std::int64_t kSupportDraws = 400;
 
 class SamplerChecker : public Checker {
  public:
@@ -55,16 +60,24 @@ class SamplerChecker : public Checker {
     TestResult result = start_result(test);
     json probs_json = context.reference(test.check_args["probs_op"].get<std::string>(), test.input);
     std::vector<double> probs = probs_json.get<std::vector<double>>();
-    std::int64_t draws = full_ ? draws_for_power(probs) : test.check_args.value("draws", kSupportDraws);
+    // sampler_support with a stated number of draws checks one way only.
+    const bool coverage = !full_ && !test.check_args.contains("draws");
+    std::int64_t draws = full_      ? draws_for_power(probs, kDetectableDeviation, final_look_rate(kFalseRejectRate))
+                         : coverage ? draws_for_coverage(probs)
+                                    : test.check_args["draws"].get<std::int64_t>();
 
     std::vector<std::uint64_t> seeds = case_seeds(context, static_cast<std::size_t>(draws));
 
     std::vector<int> tokens;
     tokens.reserve(seeds.size());
-    for (std::size_t start = 0; start < seeds.size(); start += kSeedsPerRequest) {
-      std::vector<std::uint64_t> batch(
-          seeds.begin() + static_cast<long>(start),
-          seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
+    std::vector<std::int64_t> counts(probs.size(), 0);
+    int looks = 0;
+    for (std::size_t start = 0; start < seeds.size();) {
+      // A small first batch: a wrong sampler is usually caught by it.
+      std::size_t size = std::min(seeds.size() - start, start == 0 ? kFirstBatch : kSeedsPerRequest);
+      std::vector<std::uint64_t> batch(seeds.begin() + static_cast<long>(start),
+                                       seeds.begin() + static_cast<long>(start + size));
+      start += size;
       std::vector<int> got;
       if (!draw(context, batch, &got, &result)) return result;
       if (auto bad = check_support(probs, batch, got)) {
@@ -72,6 +85,11 @@ class SamplerChecker : public Checker {
         return fail(&result, *bad, "zero_probability");
       }
       tokens.insert(tokens.end(), got.begin(), got.end());
+      for (int token : got) ++counts[static_cast<std::size_t>(token)];
+      if (full_ && start < seeds.size() && looks++ < kMaxEarlyLooks) {
+        FitResult early = chi_square_fit(probs, counts, early_look_rate(kFalseRejectRate));
+        if (early.rejected) return misfit(early, tokens.size(), draws, counts, &result);
+      }
     }
     // The same seeds again, in reverse order and in a request of their own:
     // a sampler that ignores its seed, or keeps state between calls, differs.
@@ -91,24 +109,42 @@ class SamplerChecker : public Checker {
                                 again[i], first, redrawn[i]),
                     "nondeterministic");
     }
+    if (coverage) {
+      for (std::size_t token = 0; token < probs.size(); ++token)
+        if (probs[token] >= kDetectableDeviation && counts[token] == 0) {
+          result.returned = counts;  // the histogram, to match against known mistakes
+          return fail(&result,
+                      fmt::format("token {} never came up in {} seeded draws, though its probability is {:.4f}; a "
+                                  "correct sampler misses a token that likely so often less than once in ten "
+                                  "million runs (is the token kept?)",
+                                  token, draws, probs[token]),
+                      "distribution");
+        }
+    }
     if (!full_) return result;
 
-    std::vector<std::int64_t> counts(probs.size(), 0);
-    for (int token : tokens) ++counts[static_cast<std::size_t>(token)];
-    FitResult fit = chi_square_fit(probs, counts);
-    if (fit.rejected) result.returned = counts;  // the histogram, to match against known mistakes
-    if (fit.rejected)
-      return fail(&result,
-                  fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
-                              "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "
-                              "freedom at a false-reject rate of {:g}, over {} seeded draws)",
-                              fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic, fit.threshold,
-                              fit.degrees_of_freedom, kFalseRejectRate, draws),
-                  "distribution");
+    FitResult fit = chi_square_fit(probs, counts, final_look_rate(kFalseRejectRate));
+    if (fit.rejected) return misfit(fit, tokens.size(), draws, counts, &result);
     return result;
   }
 
  private:
+  // The verdict of a rejected fit after `drawn` of the case's `draws`.
+  static TestResult misfit(const FitResult& fit, std::size_t drawn, std::int64_t draws,
+                           const std::vector<std::int64_t>& counts, TestResult* result) {
+    result->returned = counts;  // the histogram, to match against known mistakes
+    std::string over = static_cast<std::int64_t>(drawn) == draws
+                           ? fmt::format("over {} seeded draws", draws)
+                           : fmt::format("over the first {} of {} seeded draws: the test stops once it rejects", drawn, draws);
+    return fail(result,
+                fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
+                            "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "
+                            "freedom at a false-reject rate of {:g}, {})",
+                            fit.worst_category, fit.worst_observed, fit.worst_expected, fit.statistic, fit.threshold,
+                            fit.degrees_of_freedom, kFalseRejectRate, over),
+                "distribution");
+  }
+
   // Asks the learner's sampler for one token per seed; false (with the
   // verdict in *result) when the call did not return a list of them.
   static bool draw(CheckContext& context, const std::vector<std::uint64_t>& seeds, std::vector<int>* tokens,

@@ -13,7 +13,8 @@
 //   3. determinism: the same seed again gives the same rounds;
 //   4. three laws, by Pearson's chi-square (stats.hpp), each at a third of
 //      kFalseRejectRate, with enough seeds to catch any category off by
-//      kDetectableDeviation:
+//      kDetectableDeviation, tested after every batch so that a wrong round
+//      stops early (the rate spent over the looks, stats.hpp):
 //        - the first emitted token follows the target's p_0;
 //        - the number of drafts accepted in the first round follows the law
 //          of the acceptance rule min(1, p_i / q_i) (computed here from the
@@ -333,13 +334,22 @@ class SpeculativeChecker : public Checker {
       throw JudgeFault{"case '" + test.name + "': " + problem};
     run.laws = laws_of(run.tables);
     std::int64_t draws = 0;
-    for (const Law& law : run.laws) draws = std::max(draws, draws_for_power(law.probs, kDetectableDeviation, run.rate));
+    for (const Law& law : run.laws)
+      draws = std::max(draws, draws_for_power(law.probs, kDetectableDeviation, final_look_rate(run.rate)));
     run.seeds = case_seeds(context, static_cast<std::size_t>(draws));
     for (const Law& law : run.laws) run.counts.emplace_back(law.probs.size(), 0);
-    for (std::size_t start = 0; start < run.seeds.size(); start += kSeedsPerRequest)
+    int looks = 0;
+    for (std::size_t start = 0; start < run.seeds.size(); start += kSeedsPerRequest) {
       if (!observe_batch(context, start, &run, &result)) return result;
+      std::size_t seen = std::min(run.seeds.size(), start + kSeedsPerRequest);
+      // An early look, so that a wrong round stops here (stats.hpp).
+      if (seen < run.seeds.size() && looks++ < kMaxEarlyLooks &&
+          laws_rejected(run, early_look_rate(run.rate), seen, &result))
+        return result;
+    }
     if (!deterministic(context, run, &result)) return result;
-    return judge_laws(run, std::move(result));
+    laws_rejected(run, final_look_rate(run.rate), run.seeds.size(), &result);
+    return result;
   }
 
   // Draws the batch of seeds from `start` and counts what the laws see;
@@ -395,23 +405,29 @@ class SpeculativeChecker : public Checker {
     return true;
   }
 
-  static TestResult judge_laws(const LawRun& run, TestResult result) {
+  // Tests the laws on the first `seen` seeds at `rate` each; true (verdict
+  // in *result) when one is rejected.
+  static bool laws_rejected(const LawRun& run, double rate, std::size_t seen, TestResult* result) {
     std::vector<std::string> failures;
     json histograms = json::array();
+    std::string over = seen == run.seeds.size()
+                           ? fmt::format("over {} seeds", seen)
+                           : fmt::format("over the first {} of {} seeds: the test stops once it rejects", seen,
+                                         run.seeds.size());
     for (int l = 0; l < kLaws; ++l) {
       for (std::int64_t c : run.counts[l]) histograms.push_back(c);
-      FitResult fit = chi_square_fit(run.laws[l].probs, run.counts[l], run.rate);
+      FitResult fit = chi_square_fit(run.laws[l].probs, run.counts[l], rate);
       if (!fit.rejected) continue;
       failures.push_back(fmt::format(
           "{}: {} came up with frequency {:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} "
-          "degrees of freedom at a false-reject rate of {:.2g}, over {} seeds)",
+          "degrees of freedom at a false-reject rate of {:.2g}, {})",
           run.laws[l].what, run.laws[l].label(fit.worst_category), fit.worst_observed, fit.worst_expected,
-          fit.statistic, fit.threshold, fit.degrees_of_freedom, run.rate, run.seeds.size()));
+          fit.statistic, fit.threshold, fit.degrees_of_freedom, run.rate, over));
     }
-    if (failures.empty()) return result;
-    result.returned = histograms;  // all three histograms, to match against known mistakes
-    fail(&result, fmt::format("{}", fmt::join(failures, "; and ")), "distribution");
-    return result;
+    if (failures.empty()) return false;
+    result->returned = histograms;  // all three histograms, to match against known mistakes
+    fail(result, fmt::format("{}", fmt::join(failures, "; and ")), "distribution");
+    return true;
   }
 
   static std::string law_text(const Law& law) {

@@ -150,6 +150,14 @@ bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std
   return chi_square_upper_tail(statistic, categories - 1) > level;
 }
 
+namespace {
+// The draws in which an event of probability `p` per draw happens at least
+// once with probability 0.999.
+std::int64_t draws_to_see(double p) {
+  return static_cast<std::int64_t>(std::ceil(std::log(1 - 0.999) / std::log1p(-p)));
+}
+}  // namespace
+
 std::int64_t draws_for_power(const std::vector<double>& probs, double deviation, double false_reject_rate,
                              std::int64_t minimum) {
   // A shift of `deviation` in a group of probability P, however the other
@@ -158,6 +166,12 @@ std::int64_t draws_for_power(const std::vector<double>& probs, double deviation,
   // hardest group to catch is the one whose P (1 - P) is largest: at most
   // 1/4, for P = 1/2.
   const double z = 3.1;  // one-sided 0.999
+  // One outcome: every draw must be it, and the support check rejects the
+  // first draw of any other token (a correct sampler never draws one, so
+  // this adds no false rejects). A sampler that puts `deviation` of its
+  // mass elsewhere shows it within n draws with probability
+  // 1 - (1 - deviation)^n, which is 0.999 from this n on.
+  if (std::count_if(probs.begin(), probs.end(), [](double p) { return p > 0; }) <= 1) return draws_to_see(deviation);
   for (std::int64_t n = minimum;; n = n + n / 8) {
     int groups = 0;
     std::vector<int> group = group_categories(probs, static_cast<double>(n), &groups);
@@ -173,6 +187,18 @@ std::int64_t draws_for_power(const std::vector<double>& probs, double deviation,
     double power_z = (df + lambda - threshold) / std::sqrt(2.0 * (df + 2.0 * lambda));
     if (power_z >= z || n > 5000000) return n;
   }
+}
+
+std::int64_t draws_for_coverage(const std::vector<double>& probs, double least, double false_reject_rate) {
+  auto chance_of_a_miss = [&](std::int64_t n) {
+    double sum = 0;
+    for (double p : probs)
+      if (p >= least) sum += std::exp(static_cast<double>(n) * std::log1p(-std::min(p, 1.0)));
+    return sum;
+  };
+  std::int64_t n = draws_to_see(least);
+  while (chance_of_a_miss(n) > false_reject_rate) n += n / 32 + 1;
+  return n;
 }
 
 }  // namespace judge

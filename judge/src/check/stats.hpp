@@ -16,6 +16,15 @@ namespace judge {
 // deviation of any category's probability the sample size is chosen to catch.
 inline constexpr double kFalseRejectRate = 1e-7;
 inline constexpr double kDetectableDeviation = 0.02;
+// A sampler's draws are tested after each batch, not only at the end, so
+// that a wrong sampler stops early (a sequential test). The false-reject
+// rate is spent in parts, and by a union bound the total stays at the
+// stated rate: each of at most kMaxEarlyLooks early looks at
+// early_look_rate(rate), the final look, sized for power, at the rest.
+inline constexpr int kMaxEarlyLooks = 8;
+inline constexpr double kEarlyLooksShare = 0.05;
+inline constexpr double early_look_rate(double rate) { return rate * kEarlyLooksShare / kMaxEarlyLooks; }
+inline constexpr double final_look_rate(double rate) { return rate * (1 - kEarlyLooksShare); }
 // Categories expected fewer times than this are pooled together.
 inline constexpr double kMinExpectedCount = 50;
 
@@ -52,8 +61,19 @@ bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std
 // The number of draws after which a chi-square test over `probs` at
 // `false_reject_rate` rejects, with probability at least 0.999 (normal
 // approximation of the noncentral chi-square), any distribution in which
-// some category's probability is off by `deviation`. At least `minimum`.
+// some category's probability is off by `deviation`. At least `minimum`,
+// except for a distribution of one outcome, where a single draw of another
+// token fails the support check: then just enough draws (342 for 0.02) to
+// see one with probability 0.999 from a sampler off by `deviation`.
 std::int64_t draws_for_power(const std::vector<double>& probs, double deviation = kDetectableDeviation,
                              double false_reject_rate = kFalseRejectRate, std::int64_t minimum = 20000);
+
+// The number of draws for a two-sided support test over `probs`: enough
+// that a correct sampler draws every category of probability at least
+// `least` at least once, except with probability `false_reject_rate` (a
+// union bound over them), and that a sampler putting `least` of its mass
+// on categories of probability 0 draws one with probability 0.999.
+std::int64_t draws_for_coverage(const std::vector<double>& probs, double least = kDetectableDeviation,
+                                double false_reject_rate = kFalseRejectRate);
 
 }  // namespace judge
