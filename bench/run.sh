@@ -69,8 +69,10 @@ compile_alone() {  # solution -> seconds
 
 echo "latency of judge run (seconds; median of $runs, cold: 1 run)"
 echo "  edited: after an edit of a correct file; wrong: after an edit of a wrong one, to its first FAIL line"
-echo "  and to its verdict; ratios are to compile-alone"
-printf "%-21s %6s %7s %7s %7s %7s %8s %8s %8s\n" problem cold edited wrong-1st wrong-end cached alone "edited/a" "1st/a"
+echo "  and to its verdict; alone: compile-alone of the correct file and of the wrong one; ratios are to"
+echo "  the same file's compile-alone"
+printf "%-21s %6s %7s %7s %7s %7s %7s %8s %9s %7s\n" problem cold edited cached alone wrong-1st wrong-end alone-w \
+  "edited/a" "1st/a-w"
 for problem in "${problems[@]}"; do
   solution="$work/$problem.hpp"
   cp "$root/solutions/$problem/reference.hpp" "$solution"
@@ -84,8 +86,9 @@ for problem in "${problems[@]}"; do
   wrong_times=$(repeat eval 'edit "$wrong"; time_wrong "$cache" "$wrong"')
   first=$(echo "$wrong_times" | awk '{ print $1 }' | median)
   verdict=$(echo "$wrong_times" | awk '{ print $2 }' | median)
-  printf "%-21s %6.2f %7.2f %7.2f %7.2f %7.2f %8.2f %8.2f %8.2f\n" "$problem" "$cold" "$edited" "$first" "$verdict" \
-    "$cached" "$alone" "$(ratio "$edited" "$alone")" "$(ratio "$first" "$alone")"
+  alone_wrong=$(repeat compile_alone "$wrong" | median)
+  printf "%-21s %6.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.2f %9.2f\n" "$problem" "$cold" "$edited" "$cached" \
+    "$alone" "$first" "$verdict" "$alone_wrong" "$(ratio "$edited" "$alone")" "$(ratio "$first" "$alone_wrong")"
 done
 
 # A class of 40 for `judge grade`: the reference and every accepted and

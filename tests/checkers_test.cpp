@@ -681,11 +681,16 @@ TEST(PerformanceChecker, AWrongValueIsAWrongAnswerFirst) {
 TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {
   Fixture f = performance_fixture();
   f.timing_off_reason = "not under --sanitize";
-  FakeRunner slow([](const std::string&, const json& args) { return value(args["xs"], 1e6); });
+  int calls = 0;
+  FakeRunner slow([&](const std::string&, const json& args) {
+    ++calls;
+    return value(args["xs"], 1e6);
+  });
   TestResult result = f.run(slow);
   EXPECT_EQ(result.verdict, Verdict::kAccepted);
   EXPECT_EQ(result.message, "not under --sanitize");
   EXPECT_EQ(f.reference_calls, 0);
+  EXPECT_EQ(calls, 1) << "untimed, one call checks the value; the repetitions are for timing";
 }
 
 // ---- a runner's claim that the harness failed ----

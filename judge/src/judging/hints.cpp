@@ -164,6 +164,9 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
       if (cheap(*cases[i])) passed.push_back(i);
     } else if (comparable(results[i])) {
       bool slowness = timed(*cases[i]) && (results[i].failure_kind == "slow" || results[i].failure_kind == "growth");
+      // A timed case's other failures (a wrong value on the largest
+      // input) repeat what the cheaper cases show, at their greatest cost.
+      if (timed(*cases[i]) && !slowness) continue;
       (slowness ? slow : cheap(*cases[i]) ? failed : costly).push_back(i);
     }
   }
@@ -189,6 +192,9 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
   std::vector<std::set<std::string>> ruled_out(runners_.size());
   for_each_parallel(runners_.size(), 0, [&](std::size_t w) {
     Runner& wrong = *runners_[w];
+    // A mistake stated to be too slow returns right answers: it explains
+    // only slowness, and running it on the large cases would cost seconds.
+    if (wrong.solution.verdict == Verdict::kTimeLimitExceeded) return;
     for (std::size_t i : passed) {
       if (ruled_out[w].count(cases[i]->op)) continue;
       const TestResult* theirs = result_of(wrong, expanded[i], /*timing=*/false);
