@@ -86,28 +86,11 @@ class SamplerChecker : public Checker {
       }
       tokens.insert(tokens.end(), got.begin(), got.end());
       for (int token : got) ++counts[static_cast<std::size_t>(token)];
+      if (tokens.size() == size && !deterministic(context, seeds, tokens, &result)) return result;
       if (full_ && start < seeds.size() && looks++ < kMaxEarlyLooks) {
         FitResult early = chi_square_fit(probs, counts, early_look_rate(kFalseRejectRate));
         if (early.rejected) return misfit(early, tokens.size(), draws, counts, &result);
       }
-    }
-    // The same seeds again, in reverse order and in a request of their own:
-    // a sampler that ignores its seed, or keeps state between calls, differs.
-    // A quarter of a small draw (at least kMinRepeatedSeeds) is plenty: a
-    // seed-ignoring sampler differs on a repeat with the probability that two
-    // draws differ, and each repeat on a large vocabulary costs a full call.
-    std::size_t repeats = std::min({kRepeatedSeeds, seeds.size(), std::max(kMinRepeatedSeeds, seeds.size() / 4)});
-    std::vector<std::uint64_t> again(seeds.rbegin() + static_cast<long>(seeds.size() - repeats), seeds.rend());
-    std::vector<int> redrawn;
-    if (!draw(context, again, &redrawn, &result)) return result;
-    for (std::size_t i = 0; i < again.size(); ++i) {
-      int first = tokens[repeats - 1 - i];
-      if (redrawn[i] != first)
-        return fail(&result,
-                    fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
-                                "when asked again (seed a generator from the seed, once per call)",
-                                again[i], first, redrawn[i]),
-                    "nondeterministic");
     }
     if (coverage) {
       for (std::size_t token = 0; token < probs.size(); ++token)
@@ -129,6 +112,33 @@ class SamplerChecker : public Checker {
   }
 
  private:
+  // The first seeds again, in reverse order and in a request of their own,
+  // right after the first batch: a sampler that ignores its seed, or keeps
+  // state between calls, differs. A quarter of a small draw (at least
+  // kMinRepeatedSeeds) is plenty: a seed-ignoring sampler differs on a
+  // repeat with the probability that two draws differ, and each repeat on a
+  // large vocabulary costs a full call. False (verdict in *result) when not.
+  static bool deterministic(CheckContext& context, const std::vector<std::uint64_t>& seeds,
+                            const std::vector<int>& tokens, TestResult* result) {
+    std::size_t repeats =
+        std::min({kRepeatedSeeds, tokens.size(), std::max(kMinRepeatedSeeds, seeds.size() / 4)});
+    std::vector<std::uint64_t> again(seeds.rend() - static_cast<long>(repeats), seeds.rend());
+    std::vector<int> redrawn;
+    if (!draw(context, again, &redrawn, result)) return false;
+    for (std::size_t i = 0; i < again.size(); ++i) {
+      int first = tokens[repeats - 1 - i];
+      if (redrawn[i] != first) {
+        fail(result,
+             fmt::format("not deterministic in its seed: seed {} gave token {} once and token {} "
+                         "when asked again (seed a generator from the seed, once per call)",
+                         again[i], first, redrawn[i]),
+             "nondeterministic");
+        return false;
+      }
+    }
+    return true;
+  }
+
   // The verdict of a rejected fit after `drawn` of the case's `draws`.
   static TestResult misfit(const FitResult& fit, std::size_t drawn, std::int64_t draws,
                            const std::vector<std::int64_t>& counts, TestResult* result) {

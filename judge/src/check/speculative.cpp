@@ -341,13 +341,14 @@ class SpeculativeChecker : public Checker {
     int looks = 0;
     for (std::size_t start = 0; start < run.seeds.size(); start += kSeedsPerRequest) {
       if (!observe_batch(context, start, &run, &result)) return result;
+      // Determinism right away: a seed-ignoring round fails in one batch.
+      if (start == 0 && !deterministic(context, run, &result)) return result;
       std::size_t seen = std::min(run.seeds.size(), start + kSeedsPerRequest);
       // An early look, so that a wrong round stops here (stats.hpp).
       if (seen < run.seeds.size() && looks++ < kMaxEarlyLooks &&
           laws_rejected(run, early_look_rate(run.rate), seen, &result))
         return result;
     }
-    if (!deterministic(context, run, &result)) return result;
     laws_rejected(run, final_look_rate(run.rate), run.seeds.size(), &result);
     return result;
   }

@@ -70,8 +70,12 @@ bool cheap(const TestCase& test) { return cost_of(test) == CheckCost::kFewCalls;
 
 // Keeps at most kCostlyFailuresCompared of the costly failed cases `costly`:
 // the first of each op and check first (a sampler's mistake shows only in
-// its own cases), then the first of the rest, in case order.
+// its own cases), then the first of the rest; the cheapest first by their
+// time limits (a case on 131,072 tokens would cost every known mistake
+// seconds), then in case order.
 void failed_costly_to_compare(const std::vector<const TestCase*>& cases, std::vector<std::size_t>* costly) {
+  std::stable_sort(costly->begin(), costly->end(),
+                   [&](std::size_t a, std::size_t b) { return cases[a]->time_ms < cases[b]->time_ms; });
   std::vector<std::size_t> kept, rest;
   std::set<std::pair<std::string, std::string>> kinds;
   for (std::size_t i : *costly) (kinds.insert({cases[i]->op, cases[i]->check}).second ? kept : rest).push_back(i);
