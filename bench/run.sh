@@ -8,7 +8,7 @@
 # Usage: bench/run.sh [PROBLEM...]   (default: every problem)
 #   JUDGE=PATH   time another build of the judge (its own checkout's problems)
 #   RUNS=N       runs per median (default 3)
-#   GRADE=0      skip the grade throughput
+#   GRADE=0      skip the grade throughput; LATENCY=0 skip the latency table
 # Figures are medians; see docs/performance.md for how to read them.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -67,6 +67,7 @@ compile_alone() {  # solution -> seconds
   seconds "$start" "$(now)"
 }
 
+if [ "${LATENCY:-1}" != 0 ]; then
 echo "latency of judge run (seconds; median of $runs, cold: 1 run)"
 echo "  edited: after an edit of a correct file; wrong: after an edit of a wrong one, to its first FAIL line"
 echo "  and to its verdict; alone: compile-alone of the correct file and of the wrong one; ratios are to"
@@ -90,6 +91,7 @@ for problem in "${problems[@]}"; do
   printf "%-21s %6.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.2f %9.2f\n" "$problem" "$cold" "$edited" "$cached" \
     "$alone" "$first" "$verdict" "$alone_wrong" "$(ratio "$edited" "$alone")" "$(ratio "$first" "$alone_wrong")"
 done
+fi
 
 # A class of 40 for `judge grade`: the reference and every accepted and
 # wrong solution of the package in turn, with one that crashes at start,

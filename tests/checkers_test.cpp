@@ -664,6 +664,28 @@ TEST(PerformanceChecker, WaitingCountsByTheClock) {
   EXPECT_NE(result.message.find("Your CPU time was 1.0 ms"), std::string::npos) << result.message;
 }
 
+TEST(PerformanceChecker, FarOverTheLimitInMostCallsStopsEarly) {
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  int calls = 0;
+  FakeRunner quadratic([&](const std::string&, const json& args) {
+    ++calls;
+    return value(args["xs"], 1000.0);
+  });
+  TestResult result = f.run(quadratic);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_EQ(calls, 3) << "three of five calls over twice the limit decide the median";
+  EXPECT_NE(result.message.find("medians of 3 runs"), std::string::npos) << result.message;
+  // Just over the limit: every call is made and the median decides.
+  calls = 0;
+  FakeRunner slightly([&](const std::string&, const json& args) {
+    ++calls;
+    return value(args["xs"], 60.0);
+  });
+  EXPECT_EQ(f.run(slightly).verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_EQ(calls, 5);
+}
+
 TEST(PerformanceChecker, TheMedianDecidesNotOneSlowCall) {
   Fixture f = performance_fixture();
   int call = 0;

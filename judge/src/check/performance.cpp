@@ -4,7 +4,8 @@
 // CPU time, from the kernel's accounting of the runner (every thread, and
 // every process where a cgroup counts them), and wall-clock time, which
 // catches waiting and sleeping. Calls are interleaved learner/reference so
-// machine noise hits both, `repetitions` each; medians are compared.
+// machine noise hits both, `repetitions` each; medians are compared. A
+// learner far over the limit in most of its calls is not run the rest.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +25,27 @@ struct Timings {
     wall_ms.push_back(call.wall_ms);
   }
 };
+
+// True once most of the `repetitions` learner calls, by either clock, took
+// more than twice the limit the reference's slowest call so far allows:
+// the median of all of them would be over the limit unless the reference
+// became twice as slow, so the rest (seconds each, for a solution of the
+// wrong complexity) is not run.
+bool clearly_too_slow(const Timings& learner, const Timings& reference, double factor, double slack_ms,
+                      int repetitions) {
+  const std::size_t majority = static_cast<std::size_t>(repetitions / 2 + 1);
+  if (learner.cpu_ms.size() < majority || learner.cpu_ms.size() >= static_cast<std::size_t>(repetitions))
+    return false;
+  for (bool cpu : {true, false}) {
+    const std::vector<double>& mine = cpu ? learner.cpu_ms : learner.wall_ms;
+    const std::vector<double>& theirs = cpu ? reference.cpu_ms : reference.wall_ms;
+    const double limit = factor * *std::max_element(theirs.begin(), theirs.end()) + slack_ms;
+    if (static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), [&](double t) { return t > 2 * limit; })) >=
+        majority)
+      return true;
+  }
+  return false;
+}
 
 class PerformanceChecker : public Checker {
  public:
@@ -76,6 +98,7 @@ class PerformanceChecker : public Checker {
                         "it: {}{}",
                         context.problem.slug, request.op(), theirs.detail, theirs.what)};
       reference.add(theirs);
+      if (clearly_too_slow(learner, reference, factor, slack_ms, repetitions)) break;
     }
     if (!context.timing_on()) {
       result.message = context.timing_off_reason;
@@ -94,12 +117,13 @@ class PerformanceChecker : public Checker {
                     "too slow: your {} took {:.1f} ms of CPU time, the reference {:.1f} ms (medians of {} runs "
                     "each, every thread counted); the limit is {:g}x the reference plus {:g} ms = {:.1f} ms. "
                     "Look for work that grows faster than the input.",
-                    test.op, mine, theirs, repetitions, factor, slack_ms, limit)
+                    test.op, mine, theirs, learner.cpu_ms.size(), factor, slack_ms, limit)
               : fmt::format(
                     "too slow: your {} took {:.1f} ms by the clock, the reference {:.1f} ms (medians of {} "
                     "runs each; waiting and sleeping count); the limit is {:g}x the reference plus {:g} ms = "
                     "{:.1f} ms. Your CPU time was {:.1f} ms: the rest was spent waiting.",
-                    test.op, mine, theirs, repetitions, factor, slack_ms, limit, median(learner.cpu_ms));
+                    test.op, mine, theirs, learner.cpu_ms.size(), factor, slack_ms, limit,
+                    median(learner.cpu_ms));
       return result;
     }
     return result;
