@@ -1,9 +1,9 @@
 // Answers from the reference solution, run through the same harness in its
 // own runner: the expectations of cases that store none, sampler
-// distributions, and oracle ops. Each distinct request runs once.
+// distributions, and oracle ops. Each distinct request runs once per
+// process and reference binary (the answers are shared by every oracle).
 #pragma once
 
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -32,8 +32,8 @@ class ReferenceOracle {
 
  private:
   const Problem& problem_;
+  std::string binary_;
   RunnerSession session_;
-  std::map<std::string, nlohmann::json> memo_;
 };
 
 }  // namespace judge
