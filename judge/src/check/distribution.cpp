@@ -86,7 +86,8 @@ class SamplerChecker : public Checker {
       }
       tokens.insert(tokens.end(), got.begin(), got.end());
       for (int token : got) ++counts[static_cast<std::size_t>(token)];
-      if (tokens.size() == size && !deterministic(context, seeds, tokens, &result)) return result;
+      const bool first_batch = start == size;
+      if (first_batch && !deterministic(context, seeds, tokens, &result)) return result;
       if (full_ && start < seeds.size() && looks++ < kMaxEarlyLooks) {
         FitResult early = chi_square_fit(probs, counts, early_look_rate(kFalseRejectRate));
         if (early.rejected) return misfit(early, tokens.size(), draws, counts, &result);

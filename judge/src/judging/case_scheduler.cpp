@@ -99,7 +99,7 @@ class Schedule {
   // done and reported, so that neither another runner nor the reporting
   // thread shares the machine with it.
   void work(std::size_t worker) {
-    for (std::size_t k; (k = next_shared_++) < shared_.size();) judge_one(worker, shared_[k]);
+    for (std::size_t k; (k = next_shared_++) < shared_.size();) judge_one(worker, shared_[k], /*shared=*/true);
     if (worker != 0) return;
     for (std::size_t i : timed_) {
       {
@@ -107,7 +107,7 @@ class Schedule {
         finished_.wait(lock, [&] { return (shared_done_ == shared_.size() && reported_ == known_.size()) || error_; });
         if (error_) return;
       }
-      judge_one(worker, i);
+      judge_one(worker, i, /*shared=*/false);
     }
   }
 
@@ -142,7 +142,7 @@ class Schedule {
   }
 
  private:
-  void judge_one(std::size_t worker, std::size_t index) {
+  void judge_one(std::size_t worker, std::size_t index, bool shared) {
     const TestCase& test = *cases_[index];
     int timeouts_so_far;
     {
@@ -161,7 +161,7 @@ class Schedule {
     if (timeouts_so_far < kMaxTimeouts && result.verdict == Verdict::kTimeLimitExceeded) ++timeouts_;
     results_[index] = std::move(result);
     known_.push_back(index);
-    if (std::find(timed_.begin(), timed_.end(), index) == timed_.end()) ++shared_done_;
+    if (shared) ++shared_done_;
     finished_.notify_all();
   }
 
