@@ -11,6 +11,7 @@
 
 #include "fixture_files.hpp"
 #include "run_judge.hpp"
+#include "scratch_root.hpp"
 
 namespace judge {
 namespace {
@@ -126,17 +127,7 @@ TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
 
 // The fixture package `draws` (tests/fixtures/draws) in a scratch root
 // beside the repository's harness; returns the root.
-fs::path scratch_draws_root() {
-  fs::path root = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "draws_root";
-  fs::path fixture = fs::path(JUDGE_TESTS_DIR) / "fixtures" / "draws";
-  fs::remove_all(root);
-  fs::create_directories(root);
-  fs::copy(fs::path(JUDGE_SOURCE_DIR) / "harness", root / "harness", fs::copy_options::recursive);
-  fs::copy(fixture / "harness", root / "harness", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-  fs::copy(fixture / "problems", root / "problems", fs::copy_options::recursive);
-  fs::copy(fixture / "solutions", root / "solutions", fs::copy_options::recursive);
-  return root;
-}
+fs::path scratch_draws_root() { return testing::scratch_root("draws", "cli_test_draws"); }
 
 // Cheap cases are judged and shown first, whatever their place in the
 // files; the JSON keeps the files' order, and the verdict is that of the

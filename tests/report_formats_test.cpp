@@ -367,7 +367,8 @@ TEST(Hints, EveryFormatShowsEachHint) {
     EXPECT_NE(text.find("forgets to renormalize"), std::string::npos) << text;
   }
   std::string text = render(make_plain_text_reporter, {result});
-  EXPECT_NE(text.find("hint (a known mistake, as in case first): drops the crossing token"), std::string::npos) << text;
+  EXPECT_NE(text.find("hint (a known mistake, as in case first):\n    drops the crossing token"), std::string::npos)
+      << text;
   EXPECT_LT(text.find("third"), text.find("hint (a known mistake, as in case first)"))
       << "hints follow the cases: " << text;
   nlohmann::json json = nlohmann::json::parse(render(make_json_reporter, {result}));

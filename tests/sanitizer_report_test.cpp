@@ -74,6 +74,20 @@ TEST(CrashReport, AddressSanitizerReportNamesTheErrorAndTheLearnersLine) {
   EXPECT_EQ(report.function, "top_p_probs(std::vector<double> const&, double)");
 }
 
+TEST(CrashReport, AFailedAssertIsCutToItsCondition) {
+  CrashReport eigen = read(
+      "speculative_decoding-a680: /usr/include/eigen3/Eigen/src/Core/DenseCoeffsBase.h:118: "
+      "Eigen::DenseCoeffsBase<Derived, 0>::CoeffReturnType Eigen::DenseCoeffsBase<Derived, "
+      "0>::operator()(Eigen::Index, Eigen::Index) const [with Derived = Eigen::Matrix<double, -1, -1>; "
+      "CoeffReturnType = const double&; Eigen::Index = long int]: Assertion `row >= 0 && row < rows() && col >= 0 && "
+      "col < cols()' failed.\n");
+  EXPECT_EQ(eigen.what,
+            "Eigen assertion failed in Eigen::DenseCoeffsBase::operator(): 'row >= 0 && row < rows() && col >= 0 && "
+            "col < cols()' (an index out of range?)");
+  CrashReport own = read("top_p-0123: /home/ada/workspace/top_p.hpp:12: int f(int): Assertion `x > 0' failed.\n");
+  EXPECT_EQ(own.what, "assertion failed: 'x > 0' (top_p.hpp:12)");
+}
+
 TEST(CrashReport, SegvKeepsTheAddressOtherErrorsDropIt) {
   CrashReport report = read(
       "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x55 bp 0x7f sp 0x7f T0)\n"

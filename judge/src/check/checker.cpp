@@ -1,6 +1,8 @@
 // The handling of failed calls that every checker shares.
 #include "check/checker.hpp"
 
+#include "check/compare.hpp"
+
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -61,6 +63,17 @@ TestResult start_result(const TestCase& test) {
   return result;
 }
 
+void describe_failed_case(const TestCase& test, TestResult* result) {
+  if (result->verdict == Verdict::kAccepted) return;
+  result->note = test.note;
+  result->input = input_as_written(test.input);
+}
+
+std::string with_case_tolerance(const CheckContext& context, std::string mismatch) {
+  if (context.test.tolerance == context.problem.tolerance) return mismatch;
+  return mismatch + "; this case's " + tolerance_text(context.test.tolerance);
+}
+
 TestResult& fail(TestResult* result, std::string message, std::string kind) {
   result->verdict = Verdict::kWrongAnswer;
   result->message = std::move(message);
@@ -109,6 +122,29 @@ CallResult call_learner(CheckContext& context, const Request& request, TestResul
   CallResult call = context.learner.call(request, context.test.time_ms);
   account_call(call, result);
   return call;
+}
+
+void name_failing_seed(CheckContext& context, const std::string& key, const std::vector<std::uint64_t>& seeds,
+                       TestResult* result) {
+  const std::string& kind = result->failure_kind;
+  bool crashed = kind.rfind("signal:", 0) == 0 || kind == "died" || kind.rfind("exception:", 0) == 0;
+  if (!crashed || seeds.empty()) return;
+  auto fails = [&](std::vector<std::uint64_t> some) {
+    nlohmann::json args = context.test.input;
+    args[key] = std::move(some);
+    CallResult call = context.learner.call(Request(context.test.op, args), context.test.time_ms);
+    return call.outcome == CallResult::Outcome::kDied || call.outcome == CallResult::Outcome::kException;
+  };
+  std::vector<std::uint64_t> suspects = seeds;
+  while (suspects.size() > 1) {
+    std::vector<std::uint64_t> first(suspects.begin(), suspects.begin() + static_cast<long>(suspects.size() / 2));
+    if (fails(first))
+      suspects = std::move(first);
+    else
+      suspects.erase(suspects.begin(), suspects.begin() + static_cast<long>(suspects.size() / 2));
+  }
+  if (fails(suspects))
+    result->details += fmt::format("seed:     {} (this seed alone fails the same way)\n", suspects.front());
 }
 
 bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, const Request& request,

@@ -65,11 +65,23 @@ CallResult call_learner(CheckContext& context, const Request& request, TestResul
 // claim that the harness could not run `request` is the judge's fault
 // (JudgeFault) only when the reference's runner makes the same claim on the
 // same request; otherwise the learner's code made it: runtime_error.
+// After a request of many seeds (input `key`) crashed or threw: finds, by
+// halving the seeds, one that fails alone, and names it in the details so
+// that the learner can replay it. About log2(seeds) extra calls.
+void name_failing_seed(CheckContext& context, const std::string& key, const std::vector<std::uint64_t>& seeds,
+                       TestResult* result);
+
 bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, const Request& request,
                               TestResult* result);
 
 // A TestResult for `test` with its name and visibility filled in.
 TestResult start_result(const TestCase& test);
+// For a failed `result` of `test`: the case's note and its input as
+// written (generators as generators), so that a learner sees what failed.
+void describe_failed_case(const TestCase& test, TestResult* result);
+// A value mismatch, with the case's tolerance named when it is not the
+// problem's (which the report gives once).
+std::string with_case_tolerance(const CheckContext& context, std::string mismatch);
 
 // Marks `result` a wrong answer of `kind` with `message`; returns it.
 TestResult& fail(TestResult* result, std::string message, std::string kind);

@@ -95,6 +95,23 @@ std::string library_function(const std::string& signature) {
   return found;
 }
 
+// A failed assert(): glibc prints "PROGRAM: FILE:LINE: FUNCTION: Assertion
+// `CONDITION' failed." Eigen's checks are such asserts, with a signature of
+// several hundred characters; its first useful words are the condition.
+std::string describe_assertion(const std::string& file, const std::string& line, const std::string& signature,
+                               const std::string& condition) {
+  if (file.find("/Eigen/") != std::string::npos) {
+    std::string head = signature.substr(0, signature.find(" [with "));
+    static const std::regex kEigenMember(R"((Eigen::\w+)(?:<[^()]*>)?::(operator\(\)|operator\[\]|~?\w+)\s*\()");
+    std::smatch match;
+    std::string function = std::regex_search(head, match, kEigenMember) ? match[1].str() + "::" + match[2].str() : "";
+    bool index = condition.find("rows()") != std::string::npos || condition.find("size()") != std::string::npos;
+    return fmt::format("Eigen assertion failed{}: '{}'{}", function.empty() ? "" : " in " + function, condition,
+                       index ? " (an index out of range?)" : "");
+  }
+  return fmt::format("assertion failed: '{}' ({}:{})", condition, file.substr(file.rfind('/') + 1), line);
+}
+
 std::string describe_library_check(const std::string& signature, const std::string& condition) {
   std::string function = library_function(signature);
   if (function.empty()) function = "the standard library";
@@ -177,6 +194,7 @@ class CrashOutput {
     static const std::regex kRssLimit(R"(^==\d+==(AddressSanitizer): hard rss limit exhausted \((\d+)Mb vs (\d+)Mb\))");
     static const std::regex kUndefined(R"(^(.*?):(\d+):(\d+): runtime error: (.*)$)");
     static const std::regex kLibraryCheck(R"(^(\S+):(\d+): (.*): Assertion '(.*)' failed\.\s*$)");
+    static const std::regex kAssertion(R"(^(?:[^:\s]+: )?(\S+):(\d+): (.*): Assertion `(.*)' failed\.\s*$)");
     static const std::regex kTerminate(R"(^terminate called after throwing an instance of '(.*)'$)");
     std::smatch match;
     if (std::regex_match(line, match, kSanitizerError) && sanitizer_.empty()) {
@@ -192,6 +210,8 @@ class CrashOutput {
       in_stack_ = !stack_done_;
     } else if (std::regex_match(line, match, kLibraryCheck) && check_.empty()) {
       check_ = describe_library_check(match[3], match[4]);
+    } else if (std::regex_match(line, match, kAssertion) && check_.empty()) {
+      check_ = describe_assertion(match[1], match[2], match[3], match[4]);
     } else if (std::regex_match(line, match, kTerminate) && terminate_.empty()) {
       terminated(match[1]);
     } else if (line.rfind(kTraceMarker, 0) == 0 && trace_.empty()) {

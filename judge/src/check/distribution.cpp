@@ -164,7 +164,10 @@ class SamplerChecker : public Checker {
     args["seeds"] = seeds;
     const Request request(context.test.op, args);
     CallResult call = call_learner(context, request, result);
-    if (verdict_for_unusual_call(call, context, request, result)) return false;
+    if (verdict_for_unusual_call(call, context, request, result)) {
+      name_failing_seed(context, "seeds", seeds, result);
+      return false;
+    }
     if (!call.value.is_array() || call.value.size() != seeds.size()) {
       fail(result, "the harness got no token list back (the sampler's results were lost)", "malformed");
       return false;

@@ -86,7 +86,7 @@ class PerformanceChecker : public Checker {
       if (i == 0) {
         if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {
           result.returned = call.value;
-          return fail(&result, *mismatch, "value");
+          return fail(&result, with_case_tolerance(context, *mismatch), "value");
         }
       }
       learner.add(call);

@@ -291,7 +291,10 @@ class SpeculativeChecker : public Checker {
     args[key] = value;
     const Request request(context.test.op, args);
     CallResult reply = call_learner(context, request, result);
-    if (verdict_for_unusual_call(reply, context, request, result)) return false;
+    if (verdict_for_unusual_call(reply, context, request, result)) {
+      if (key == "seeds") name_failing_seed(context, key, value.get<std::vector<std::uint64_t>>(), result);
+      return false;
+    }
     *out = std::move(reply.value);
     return true;
   }

@@ -51,6 +51,7 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
         "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
   TestResult result = find_checker(test.check)->run(context);
   explain_crash(setup.crash, &result);
+  describe_failed_case(listed, &result);
   return result;
 }
 

@@ -68,6 +68,7 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   ProblemResult outcome;
   outcome.problem = problem.slug;
   outcome.solution = request.display_name;
+  outcome.tolerance = problem.tolerance;
   if (!fs::is_regular_file(request.solution_file))
     throw JudgeFault{fmt::format("{}: no such file", request.display_name)};
   std::string reference_file = package_of(paths, problem.slug).reference;
@@ -90,6 +91,10 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   if (request.use_result_cache) {
     if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
       cached->solution = request.display_name;
+      cached->tolerance = problem.tolerance;
+      std::vector<const TestCase*> cases = problem.cases();
+      for (std::size_t i = 0; i < cached->tests.size() && i < cases.size(); ++i)
+        if (cached->tests[i].name == cases[i]->name) describe_failed_case(*cases[i], &cached->tests[i]);
       cached->from_cache = true;
       if (request.on_case)
         for (const TestResult& test : cached->tests) request.on_case(test);

@@ -1,13 +1,19 @@
 // The text reporter: a line per case as it finishes, failures with their
-// messages, details, hints and printed output, then the verdict. Whatever
-// may hold a submission's bytes (messages quote exceptions and compiler
-// output; printed output; the file name) passes through terminal_safe.
+// messages, note, input, expected and got, hints and printed output, then
+// the verdict. Everything is kept within the output's width (the full text
+// is in --format json), and a failure that repeats an earlier one word for
+// word is counted, not printed again. Whatever may hold a submission's
+// bytes (messages quote exceptions and compiler output; printed output; the
+// file name) passes through terminal_safe.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 #include <vector>
 
+#include "check/compare.hpp"
 #include "report/reporter.hpp"
 #include "util/terminal.hpp"
 #include "util/text.hpp"
@@ -15,28 +21,104 @@
 namespace judge {
 namespace {
 constexpr std::size_t kPrintedLinesShown = 10;
+constexpr std::size_t kMessageLines = 4;  // a longer message is cut; the JSON has it whole
+// The first failures show their note, input, expected and got, and what
+// the code printed; later ones their message (the JSON has all of it).
+constexpr std::size_t kDetailedFailures = 3;
+constexpr const char* kIndent = "        ";
 
-// `text`, escaped for the terminal, a line at a time behind `prefix`.
-std::string indent(const std::string& text, const std::string& prefix, std::size_t max_lines) {
+// A line cut to `width` characters, with "..." when cut.
+std::string fit(const std::string& line, std::size_t width) {
+  if (character_count(line) <= width) return line;
+  return cap_characters(line, width > 3 ? width - 3 : 0, "...");
+}
+
+// The characters `text` shows, colour codes aside.
+std::size_t plain_size(const std::string& text) {
+  std::size_t size = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\033') {
+      while (i < text.size() && text[i] != 'm') ++i;
+      continue;
+    }
+    size += (static_cast<unsigned char>(text[i]) & 0xc0) != 0x80;
+  }
+  return size;
+}
+
+// A line cut to its last `width` characters, with "..." in front when cut
+// (a path: its end names the file).
+std::string fit_left(const std::string& line, std::size_t width) {
+  std::size_t count = character_count(line);
+  if (count <= width) return line;
+  std::size_t drop = count - (width > 3 ? width - 3 : 0), at = 0;
+  while (drop > 0 && at < line.size()) {
+    ++at;
+    while (at < line.size() && (static_cast<unsigned char>(line[at]) & 0xc0) == 0x80) ++at;
+    --drop;
+  }
+  return "..." + line.substr(at);
+}
+
+// `text`, escaped for the terminal, a line at a time behind `prefix`, each
+// cut to `width`.
+std::string indent(const std::string& text, const std::string& prefix, std::size_t max_lines, std::size_t width) {
   std::istringstream in(text);
   std::string line, out;
   std::size_t count = 0;
   while (std::getline(in, line)) {
-    if (count++ < max_lines) out += prefix + terminal_safe(line) + "\n";
+    if (count++ < max_lines) out += fit(prefix + terminal_safe(line), width) + "\n";
   }
   if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
   return out;
 }
 
+// `text` word-wrapped to `width`: its first line behind `first`, the rest
+// behind `rest`; at most `max_lines` lines, the last marked when cut.
+std::string hanging(const std::string& first, const std::string& rest, const std::string& text, std::size_t width,
+                    std::size_t max_lines) {
+  std::size_t room = std::max<std::size_t>(width, character_count(first) + 20) - character_count(first);
+  std::vector<std::string> lines = wrap_words(terminal_safe(text), room);
+  std::string out;
+  for (std::size_t i = 0; i < lines.size() && i < max_lines; ++i) {
+    bool cut = i + 1 == max_lines && lines.size() > max_lines;
+    out += (i == 0 ? first : rest) + (cut ? fit(lines[i] + " ...", room) : lines[i]) + "\n";
+  }
+  return out;
+}
+
+// `text` behind `label`, its later lines lined up under the text.
+std::string labelled(const std::string& label, const std::string& text, std::size_t width, std::size_t max_lines) {
+  std::string first = kIndent + label;
+  return hanging(first, std::string(character_count(first), ' '), text, width, max_lines);
+}
+
+// A value as short as it must be to fit: fewer entries per list until it does.
+std::string fitted_value(const nlohmann::json& value, std::size_t width) {
+  std::string text;
+  for (std::size_t items : {16, 8, 4, 2}) {
+    text = brief(value, items);
+    if (character_count(text) <= width) return text;
+  }
+  return fit(text, width);
+}
+
 class TextReporter : public Reporter {
  public:
-  TextReporter(std::FILE* out, bool colour, bool live) : out_(out), colour_(colour), live_(out, live) {}
+  TextReporter(std::FILE* out, bool colour, bool live)
+      : out_(out), colour_(colour), live_(out, live), width_(output_width(out)) {}
 
   void begin_problem(const Problem& problem, const std::string& solution_display) override {
-    fmt::print(out_, "{} {}: {}\n", paint(colour_, Tone::kHeading, "judging"), problem.slug,
-               terminal_safe(solution_display));
+    std::string head = fmt::format("judging {}: ", problem.slug);
+    std::size_t room = std::max<std::size_t>(width_, head.size() + 20) - head.size();
+    fmt::print(out_, "{}{}\n", head.replace(0, 7, paint(colour_, Tone::kHeading, "judging")),
+               fit_left(terminal_safe(solution_display), room));
     cases_total_ = problem.cases().size();
     cases_done_ = 0;
+    tolerance_ = problem.tolerance;
+    tolerance_said_ = false;
+    failures_shown_ = 0;
+    repeats_.clear();
     std::fflush(out_);
   }
 
@@ -49,30 +131,25 @@ class TextReporter : public Reporter {
   void case_finished(const TestResult& test) override {
     live_.clear();
     bool ok = test.verdict == Verdict::kAccepted;
-    std::string mark = ok ? paint(colour_, Tone::kPass, "pass") : paint(colour_, Tone::kFail, "FAIL");
-    fmt::print(out_, "  {}  {:<6} {:<40} {:>9.1f} ms{}\n", mark, test.hidden ? "hidden" : "sample",
-               terminal_safe(test.name), test.time_ms, ok ? "" : "  " + verdict_name(test.verdict));
-    if (!ok) {
-      fmt::print(out_, "{}", indent(test.message, "        ", 12));
-      if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
-    }
-    if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
-    if (!ok && !test.output.empty()) {
-      fmt::print(out_, "        your code printed:\n{}", indent(test.output, "        | ", kPrintedLinesShown));
-    }
+    if (ok || !repeated(test)) print_case(test);
     if (++cases_done_ < cases_total_) live_.show(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
     std::fflush(out_);
   }
 
   void problem_finished(const ProblemResult& result) override {
     live_.clear();
+    print_repeats();
+    if (failures_shown_ > kDetailedFailures)
+      fmt::print(out_, "  (only the first {} failures show their input; `--format json` has every case's)\n",
+                 kDetailedFailures);
     if (result.verdict == Verdict::kCompileError) {
-      fmt::print(out_, "{}\n", indent(result.message, "  ", 60));
+      fmt::print(out_, "{}\n", indent(result.message, "  ", 60, width_));
     }
     // Hints come once every case is known: they compare all the failures.
-    for (const Hint& hint : result.hints)
-      fmt::print(out_, "  {} {}\n", paint(colour_, Tone::kHint, fmt::format("hint ({}):", explained(hint))),
-                 terminal_safe(hint.mistake));
+    for (const Hint& hint : result.hints) {
+      std::string label = fit(fmt::format("hint ({}):", explained(hint)), width_ - 2);
+      fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label), hanging("    ", "    ", hint.mistake, width_, 8));
+    }
     std::size_t passed = 0;
     for (const TestResult& test : result.tests) passed += test.verdict == Verdict::kAccepted;
     bool ok = result.verdict == Verdict::kAccepted;
@@ -94,6 +171,82 @@ class TextReporter : public Reporter {
   }
 
  private:
+  // Failures that repeat an earlier one's verdict and message: how many.
+  struct Repeat {
+    std::size_t more = 0;
+  };
+
+  // True (and counted) when `test` failed exactly as an earlier case did.
+  bool repeated(const TestResult& test) {
+    auto [entry, added] = repeats_.try_emplace({verdict_name(test.verdict), test.message});
+    if (added) order_.push_back(entry);
+    entry->second.more += added ? 0 : 1;
+    return !added;
+  }
+
+  void print_case(const TestResult& test) {
+    bool ok = test.verdict == Verdict::kAccepted;
+    std::string mark = ok ? paint(colour_, Tone::kPass, "pass") : paint(colour_, Tone::kFail, "FAIL");
+    // In columns when they fit; else without padding, the name cut if it must be.
+    std::string where = fmt::format("  {}  {:<6} ", mark, test.hidden ? "hidden" : "sample");
+    std::string name = terminal_safe(test.name), time = fmt::format("{:.1f} ms", test.time_ms);
+    std::string verdict = ok ? "" : "  " + verdict_name(test.verdict);
+    std::size_t fixed = plain_size(where) + 2 + time.size() + verdict.size();
+    std::string line = fmt::format("{}{:<40} {:>12}{}", where, name, time, verdict);
+    if (plain_size(line) > width_)
+      line = fmt::format("{}{}  {}{}", where, fit(name, std::max<std::size_t>(width_, fixed + 8) - fixed), time, verdict);
+    fmt::print(out_, "{}\n", line);
+    if (ok) {
+      if (!test.message.empty()) fmt::print(out_, "{}", labelled("note: ", test.message, width_, kMessageLines));
+      return;
+    }
+    if (test.failure_kind == "value" && !tolerance_said_) {
+      fmt::print(out_, "{}",
+                 labelled("",
+                          fmt::format("(numbers match within atol {} or rtol {})", format_number(tolerance_.atol),
+                                      format_number(tolerance_.rtol)),
+                          width_, 2));
+      tolerance_said_ = true;
+    }
+    fmt::print(out_, "{}", labelled("", test.message, width_, kMessageLines));
+    if (++failures_shown_ > kDetailedFailures) return;
+    if (!test.note.empty()) fmt::print(out_, "{}", labelled("case:     ", test.note, width_, 3));
+    if (!test.input.is_null()) print_input(test.input);
+    if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, kIndent, 12, width_));
+    if (!test.output.empty()) {
+      fmt::print(out_, "{}your code printed:\n{}", kIndent,
+                 indent(test.output, std::string(kIndent) + "| ", kPrintedLinesShown, width_));
+    }
+  }
+
+  // A map input one argument a line, each as short as it must be to fit.
+  void print_input(const nlohmann::json& input) {
+    std::string label = std::string(kIndent) + "input:    ", under(label.size(), ' ');
+    std::size_t room = std::max<std::size_t>(width_, label.size() + 20) - label.size();
+    if (!input.is_object() || input.empty())
+      return (void)fmt::print(out_, "{}{}\n", label, terminal_safe(fitted_value(input, room)));
+    bool first = true;
+    for (const auto& [name, value] : input.items()) {
+      std::string head = name + ": ";
+      std::size_t left = room > head.size() + 10 ? room - head.size() : 10;
+      fmt::print(out_, "{}{}{}\n", first ? label : under, terminal_safe(head), terminal_safe(fitted_value(value, left)));
+      first = false;
+    }
+  }
+
+  void print_repeats() {
+    for (auto entry : order_) {
+      const Repeat& repeat = entry->second;
+      if (repeat.more == 0) continue;
+      const std::string& message = entry->first.second;
+      std::string line = fit(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
+                                         terminal_safe(message.substr(0, message.find('\n')))),
+                             width_);
+      fmt::print(out_, "{}\n", line.replace(2, 4, paint(colour_, Tone::kFail, "FAIL")));
+    }
+    order_.clear();
+  }
+
   // "a known mistake, as in case x", "... as in cases x, y and 3 more".
   static std::string explained(const Hint& hint) {
     constexpr std::size_t kNamed = 2;
@@ -104,10 +257,17 @@ class TextReporter : public Reporter {
     return fmt::format("a known mistake, as in case{} {}", hint.cases.size() == 1 ? "" : "s", list);
   }
 
+  using RepeatKey = std::pair<std::string, std::string>;  // verdict, message
   std::FILE* out_;
   bool colour_;
   LiveLine live_;  // "case 12/39...", on a terminal
+  std::size_t width_;
   std::size_t cases_total_ = 0, cases_done_ = 0;
+  Tolerance tolerance_;
+  bool tolerance_said_ = false;
+  std::size_t failures_shown_ = 0;
+  std::map<RepeatKey, Repeat> repeats_;
+  std::vector<std::map<RepeatKey, Repeat>::iterator> order_;  // in the order first seen
   std::vector<std::string> summary_;
 };
 

@@ -8,15 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/tolerance.hpp"
 #include "spec/value_type.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
-
-struct Tolerance {
-  double atol = 1e-9;
-  double rtol = 1e-6;
-};
 
 struct Operation {
   std::string name;

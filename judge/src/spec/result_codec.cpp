@@ -21,6 +21,22 @@ json returned_excerpt(const json& returned) {
   return {{"excerpt", std::move(first)}, {"items", returned.is_array() ? returned.size() : 1}, {"bytes", text.size()}};
 }
 
+namespace {
+// JSON has no infinities or NaN; an input of logits often holds -inf.
+json with_named_non_finite(const json& value) {
+  if (value.is_number_float()) {
+    double number = value.get<double>();
+    if (std::isnan(number)) return "nan";
+    if (std::isinf(number)) return number > 0 ? "inf" : "-inf";
+    return value;
+  }
+  if (!value.is_structured()) return value;
+  json out = value;
+  for (auto& item : out) item = with_named_non_finite(item);
+  return out;
+}
+}  // namespace
+
 json test_to_json(const TestResult& test, ResultForm form) {
   json out = {{"name", test.name},
               {"hidden", test.hidden},
@@ -34,8 +50,13 @@ json test_to_json(const TestResult& test, ResultForm form) {
     out["returned"] = returned_excerpt(test.returned);
     out["slowest_call_ms"] = test.slowest_call_ms;
     out["hint"] = test.hint;
-  } else if (!test.hint.empty()) {
-    out["hint"] = test.hint;
+    return out;
+  }
+  if (!test.hint.empty()) out["hint"] = test.hint;
+  if (test.verdict != Verdict::kAccepted) {
+    if (!test.note.empty()) out["note"] = test.note;
+    if (!test.input.is_null()) out["input"] = with_named_non_finite(test.input);
+    if (!test.details.empty()) out["details"] = test.details;
   }
   return out;
 }
@@ -43,7 +64,10 @@ json test_to_json(const TestResult& test, ResultForm form) {
 json result_to_json(const ProblemResult& result, ResultForm form) {
   json tests = json::array();
   for (const TestResult& test : result.tests) tests.push_back(test_to_json(test, form));
-  json out = {{"problem", result.problem}, {"verdict", verdict_name(result.verdict)}, {"tests", tests}};
+  json out = {{"problem", result.problem},
+              {"verdict", verdict_name(result.verdict)},
+              {"tolerance", {{"atol", result.tolerance.atol}, {"rtol", result.tolerance.rtol}}},
+              {"tests", tests}};
   if (form == ResultForm::kFull || !result.message.empty()) out["message"] = result.message;
   if (form == ResultForm::kFull || !result.hints.empty()) {
     json hints = json::array();

@@ -3,9 +3,11 @@
 // The public form is what `--format json` prints (docs/cli.md): the
 // problem, its verdict, the judged file, a message when there is one, and
 // per case its name, visibility, verdict, time in ms (to the microsecond),
-// message and hint. The full form adds everything else a TestResult holds
-// (details, printed output, failure kind, returned value, slowest call),
-// for the result cache, which reads it back. A returned value is stored
+// message and hint, and for a failed case its note, input (non-finite
+// numbers as "inf", "-inf", "nan") and details. The full form adds the
+// rest a TestResult holds (printed output, failure kind, returned value,
+// slowest call) but not the note and input, which the problem gives, for
+// the result cache, which reads it back. A returned value is stored
 // whole up to kReturnedExcerptBytes of JSON, else as an excerpt (see
 // returned_excerpt): a learner's reply must not grow the cache.
 #pragma once

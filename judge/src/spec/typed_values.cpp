@@ -174,6 +174,14 @@ std::uint64_t SplitMix64::next() {
 
 bool is_generated(const json& value) { return value.is_object() && value.contains(kGeneratedKey); }
 
+json input_as_written(const json& input) {
+  if (!input.is_object()) return input;
+  json out = input;
+  for (auto& [name, value] : out.items())
+    if (is_generated(value)) value = json(value[kGeneratedKey]);
+  return out;
+}
+
 json materialize_input(const json& input) {
   static std::mutex mutex;
   // By description: inputs repeat across the runs of one process. Never

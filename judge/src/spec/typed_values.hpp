@@ -23,6 +23,10 @@ nlohmann::json materialize_input(const nlohmann::json& input);
 // True for a generator description.
 bool is_generated(const nlohmann::json& value);
 
+// A case input as its problem file gives it: each generated input as its
+// generator ({"generate": "uniform", "n": 131072, "seed": 7, ...}).
+nlohmann::json input_as_written(const nlohmann::json& input);
+
 // The deterministic stream behind generators: splitmix64, so a seed means
 // the same numbers on every machine and compiler.
 class SplitMix64 {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "spec/tolerance.hpp"
+
 namespace judge {
 
 enum class Verdict {
@@ -28,7 +30,7 @@ struct TestResult {
   Verdict verdict = Verdict::kAccepted;
   double time_ms = 0;
   std::string message;  // empty when accepted
-  std::string details;  // samples only: input, expected and got, one per line
+  std::string details;  // failed cases: expected and got, one per line (the checker's words)
   std::string output;   // what the learner's code printed during the case (head)
   // How the case failed, for matching against known mistakes: "value"
   // (with `returned`), "no_throw", "exception:<type>", "signal:<n>",
@@ -37,6 +39,10 @@ struct TestResult {
   nlohmann::json returned;     // the value the code returned, when it failed by returning one
   double slowest_call_ms = 0;  // the longest single request of the case
   std::string hint;            // the known mistake that explains this failure, in teaching words
+  // Failed cases only: what the case tests, and its input as the problem
+  // file gives it (a generated input as its generator, seed included).
+  std::string note;
+  nlohmann::json input;
 };
 
 // A known mistake that explains some of a solution's failures: its words
@@ -54,6 +60,7 @@ struct ProblemResult {
   std::vector<TestResult> tests;
   std::vector<Hint> hints;  // known mistakes that explain the failures, best first
   bool from_cache = false;  // answered by the result cache: nothing was run
+  Tolerance tolerance;      // the problem's; a case that has its own says so in its message
 };
 
 }  // namespace judge

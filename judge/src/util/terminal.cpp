@@ -1,8 +1,10 @@
 // Colour, live lines and screen control, for terminals only.
 #include "util/terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace judge {
@@ -29,6 +31,19 @@ bool wants_colour(std::FILE* stream) {
 bool wants_live_progress(std::FILE* stream) {
   const char* term = std::getenv("TERM");
   return isatty(fileno(stream)) && !(term && std::string(term) == "dumb");
+}
+
+std::size_t output_width(std::FILE* stream) {
+  constexpr std::size_t kDefault = 100, kNarrowest = 40;
+  winsize size{};
+  if (isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return std::max<std::size_t>(size.ws_col, kNarrowest);
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    long value = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && value > 0) return std::max<std::size_t>(value, kNarrowest);
+  }
+  return kDefault;
 }
 
 std::string paint(bool colour, Tone tone, const std::string& text) {

@@ -15,6 +15,10 @@ bool wants_colour(std::FILE* stream);
 // True when `stream` is a terminal that can overwrite a line (TERM is not "dumb").
 bool wants_live_progress(std::FILE* stream);
 
+// The width text output should keep within: the terminal's columns when
+// `stream` is one, else $COLUMNS, else 100.
+std::size_t output_width(std::FILE* stream);
+
 // The styles the judge uses, by meaning.
 enum class Tone { kPass, kFail, kPassStrong, kFailStrong, kHint, kHeading, kError };
 

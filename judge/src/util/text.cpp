@@ -73,6 +73,35 @@ std::string cap_characters(const std::string& text, std::size_t limit, const std
   return text;
 }
 
+std::size_t character_count(std::string_view text) {
+  std::size_t characters = 0;
+  for (char c : text) characters += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return characters;
+}
+
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+  width = std::max<std::size_t>(width, 1);
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string rest = text.substr(start, end - start);
+    while (character_count(rest) > width) {
+      std::string head = cap_characters(rest, width, "");
+      std::size_t space = head.rfind(' ');
+      if (space == std::string::npos || space == 0) space = head.size();
+      lines.push_back(rest.substr(0, space));
+      std::size_t next = rest.find_first_not_of(' ', space);
+      rest = next == std::string::npos ? "" : rest.substr(next);
+    }
+    lines.push_back(rest);
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -34,6 +34,13 @@ std::uint32_t next_code_point(std::string_view text, std::size_t* at, std::strin
 // do not count), with `note` appended when cut.
 std::string cap_characters(const std::string& text, std::size_t limit, const std::string& note);
 
+// The number of characters (UTF-8 sequences) in `text`.
+std::size_t character_count(std::string_view text);
+
+// `text` broken into lines of at most `width` characters at spaces (a word
+// longer than a line is cut); its own newlines are kept.
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
+
 // `text` made harmless for a terminal: every control character but newline
 // and tab (C0, DEL, and C1 such as U+009B, the one-byte CSI), every byte
 // that is not valid UTF-8, and the invisible bidirectional overrides
