@@ -138,5 +138,175 @@ TEST(PracticeLoop, TextKeepsWithinTheWidthAndSaysTheToleranceOnce) {
   EXPECT_GT(longest, 60u) << "the JSON has the messages whole";
 }
 
+std::string reference_text(const Scratch& scratch) {
+  std::ifstream in(scratch.root / "solutions/draws/reference.hpp");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_workspace_file(const Scratch& scratch, const std::string& from) {
+  fs::copy_file(from, scratch.root / "workspace/draws.hpp", fs::copy_options::overwrite_existing);
+}
+
+TEST(PracticeLoop, AttemptsAreRecordedAndTheStatusFollowsThem) {
+  Scratch scratch("attempts");
+  auto status = [&] {
+    nlohmann::json list = nlohmann::json::parse(scratch.judge({"list", "--format", "json"}).out);
+    return list["problems"][0];
+  };
+  EXPECT_EQ(status()["status"], "not started");
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  EXPECT_EQ(status()["status"], "started") << "started, not yet attempted";
+  EXPECT_EQ(status()["attempts"], 0);
+
+  write_workspace_file(scratch, scratch.wrong());
+  EXPECT_EQ(scratch.judge({"run", "draws"}).status, 1);
+  EXPECT_EQ(status()["status"], "attempted");
+  scratch.judge({"run", "draws", "--no-cache"});
+  EXPECT_EQ(status()["attempts"], 1) << "the same file judged again is no new attempt";
+  write_workspace_file(scratch, (scratch.root / "solutions/draws/reference.hpp").string());
+  EXPECT_EQ(scratch.judge({"run", "draws"}).status, 0);
+  write_workspace_file(scratch, scratch.stub());
+  EXPECT_EQ(scratch.judge({"run", "draws"}).status, 1);
+  nlohmann::json now = status();
+  EXPECT_EQ(now["status"], "solved") << "solved once stays solved";
+  EXPECT_EQ(now["attempts"], 3);
+  EXPECT_EQ(now["best"]["verdict"], "accepted") << now;
+  EXPECT_EQ(now["best"]["passed"], 5) << now;
+  EXPECT_EQ(now["best"]["cases"], 5) << now;
+
+  JudgeRun text = scratch.judge({"list"});
+  EXPECT_NE(text.out.find("solved       3 attempts, best accepted (5/5)"), std::string::npos) << text.out;
+  JudgeRun history = scratch.judge({"history", "draws", "--format", "json"});
+  EXPECT_EQ(history.status, 0) << history.err;
+  nlohmann::json attempts = nlohmann::json::parse(history.out)["attempts"];
+  ASSERT_EQ(attempts.size(), 3u) << history.out;
+  std::vector<std::string> verdicts;
+  for (const auto& attempt : attempts) {
+    verdicts.push_back(attempt["verdict"]);
+    EXPECT_EQ(attempt["time"].get<std::string>().size(), 20u) << attempt;  // 2026-12-01T20:31:17Z
+    EXPECT_GT(attempt["seconds"].get<double>(), 0) << attempt;
+  }
+  EXPECT_EQ(verdicts, (std::vector<std::string>{"wrong_answer", "accepted", "runtime_error"}));
+  JudgeRun table = scratch.judge({"history", "draws"});
+  EXPECT_NE(table.out.find("draws: 3 attempts (solved)"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("accepted"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("5/5"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("2/5"), std::string::npos) << "the wrong attempt passed its samplers: " << table.out;
+}
+
+TEST(PracticeLoop, RunAllJudgesWhatIsStartedAndListsTheRest) {
+  Scratch scratch("run_all");
+  JudgeRun none = scratch.judge({"run", "--all"});
+  EXPECT_EQ(none.status, 1) << "nothing started is not a judge failure: " << none.err;
+  EXPECT_NE(none.out.find("draws                  not started"), std::string::npos) << none.out;
+  nlohmann::json json = nlohmann::json::parse(scratch.judge({"run", "--all", "--format", "json"}).out);
+  EXPECT_EQ(json["not_started"], nlohmann::json::array({"draws"})) << json;
+  EXPECT_TRUE(json["results"].empty()) << json;
+
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  write_workspace_file(scratch, (scratch.root / "solutions/draws/reference.hpp").string());
+  JudgeRun started = scratch.judge({"run", "--all"});
+  EXPECT_EQ(started.status, 0) << started.out << started.err;
+  EXPECT_NE(started.out.find("draws                  accepted"), std::string::npos) << started.out;
+}
+
+TEST(PracticeLoop, ListShowsTheOthersBesideABrokenProblemAndExitsTwo) {
+  Scratch scratch("broken");
+  fs::create_directories(scratch.root / "problems/zz_broken");
+  std::ofstream(scratch.root / "problems/zz_broken/problem.yaml") << "title: Broken\norder: 2\nstatement: [unclosed\n";
+  JudgeRun run = scratch.judge({"list"});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find(" 1. draws"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("zz_broken"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("broken: "), std::string::npos) << run.out;
+  EXPECT_NE(run.err.find("zz_broken/problem.yaml:"), std::string::npos) << "file and line: " << run.err;
+  JudgeRun json = scratch.judge({"list", "--format", "json"});
+  EXPECT_EQ(json.status, 2);
+  nlohmann::json out = nlohmann::json::parse(json.out);
+  EXPECT_EQ(out["problems"].size(), 1u);
+  ASSERT_EQ(out["broken"].size(), 1u);
+  EXPECT_EQ(out["broken"][0]["problem"], "zz_broken");
+}
+
+TEST(PracticeLoop, ShowGivesTheTimeLimitsTheCasesApply) {
+  Scratch scratch("limits");
+  JudgeRun plain = scratch.judge({"show", "draws"});
+  EXPECT_NE(plain.out.find("Time: 2000 ms per request"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find(" case sets "), std::string::npos) << plain.out;
+  std::ofstream(scratch.root / "problems/draws/hidden/slow.yaml") << R"(cases:
+  - name: slow_one
+    op: softmax_probs
+    time_ms: 9000
+    input: {logits: [1.0, 2.0]}
+)";
+  JudgeRun run = scratch.judge({"show", "draws"});
+  EXPECT_NE(run.out.find("Time: 2000 ms per request"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("1 case sets 9000 ms (slow_one)"), std::string::npos) << run.out;
+}
+
+TEST(PracticeLoop, TheReferenceIsShownOnceSolvedOrWhenForced) {
+  Scratch scratch("solution");
+  JudgeRun refused = scratch.judge({"solution", "draws"});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_EQ(refused.out, "") << "nothing of the reference before it is solved";
+  EXPECT_NE(refused.err.find("judge solution draws --force"), std::string::npos) << refused.err;
+
+  JudgeRun forced = scratch.judge({"solution", "draws", "--force"});
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_NE(forced.out.find(reference_text(scratch)), std::string::npos) << forced.out;
+  EXPECT_NE(forced.err.find("spoiler"), std::string::npos) << forced.err;
+  EXPECT_NE(forced.out.find("no explanation has been written"), std::string::npos) << forced.out;
+
+  std::ofstream(scratch.root / "solutions/draws/explanation.md") << "# Why\n\nSubtract the max first.\n";
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  write_workspace_file(scratch, (scratch.root / "solutions/draws/reference.hpp").string());
+  ASSERT_EQ(scratch.judge({"run", "draws"}).status, 0);
+  JudgeRun solved = scratch.judge({"solution", "draws"});
+  EXPECT_EQ(solved.status, 0) << solved.err;
+  EXPECT_EQ(solved.err, "") << "no spoiler warning once solved";
+  EXPECT_NE(solved.out.find(reference_text(scratch)), std::string::npos);
+  EXPECT_NE(solved.out.find("Subtract the max first."), std::string::npos) << solved.out;
+}
+
+TEST(PracticeLoop, AnEndlessLoopWithoutSideEffectsIsATimeLimit) {
+  Scratch scratch("endless");
+  fs::path file = scratch.root / "endless.hpp";
+  std::ofstream(file) << R"(#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+inline std::vector<double> softmax_probs(const std::vector<double>& logits) {
+  std::size_t i = 0;
+  while (i < logits.size()) {
+    // forgot ++i: a loop without side effects that never ends
+  }
+  return logits;
+}
+inline int softmax_sample(const std::vector<double>&, std::uint64_t) { return 0; }
+)";
+  JudgeRun run = scratch.judge({"run", "draws", "--solution", file.string(), "--format", "json"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  nlohmann::json result = nlohmann::json::parse(run.out);
+  for (const auto& test : result["tests"])
+    if (test["name"] == "three_logits") EXPECT_EQ(test["verdict"], "time_limit_exceeded") << test;
+}
+
+TEST(PracticeLoop, TheCommandLineNamesItselfAndItsMistakes) {
+  Scratch scratch("command_line");
+  JudgeRun version = scratch.judge({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out.rfind("judge ", 0), 0u) << version.out;
+  JudgeRun help = scratch.judge({"--help"});
+  EXPECT_NE(help.out.find("Usage: judge "), std::string::npos) << "no build path as the name: " << help.out;
+  EXPECT_NE(help.out.find("Examples:"), std::string::npos) << help.out;
+  JudgeRun unknown = scratch.judge({"rn", "draws"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err.rfind("judge: unknown command 'rn' (did you mean 'run'?)", 0), 0u) << unknown.err;
+  JudgeRun run_help = scratch.judge({"run", "--help"});
+  EXPECT_NE(run_help.out.find("--solution FILE"), std::string::npos) << run_help.out;
+}
+
 }  // namespace
 }  // namespace judge

@@ -47,11 +47,15 @@ std::optional<std::string> read_solution(const std::string& file, const std::str
 
 // The flags every compile of a runner shares (and its key includes); -g1
 // (line tables only, no measurable compile time) lets a crash trace name
-// the learner's line.
+// the learner's line. -fno-finite-loops: C++ lets an optimizer assume that
+// a loop without side effects ends, and delete it; a learner's loop that
+// forgot its `++i` must be the time limit it is, not a wrong answer.
 std::vector<std::string> compile_flags(const BuildInputs& inputs, const std::string& eigen_include,
                                        const BuildOptions& options) {
-  std::vector<std::string> flags = {"-std=c++20", "-pipe", "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
-                                    "-I" + inputs.relative + "/include", "-isystem", eigen_include};
+  std::vector<std::string> flags = {"-std=c++20",        "-pipe",
+                                    "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
+                                    "-fno-finite-loops", "-I" + inputs.relative + "/include",
+                                    "-isystem",          eigen_include};
   if (options.sanitize)
     flags.insert(flags.end(), {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"});
   else

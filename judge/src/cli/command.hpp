@@ -45,6 +45,8 @@ int run_command_line(int argc, char** argv);
 std::unique_ptr<Command> make_list_command();
 std::unique_ptr<Command> make_show_command();
 std::unique_ptr<Command> make_start_command();
+std::unique_ptr<Command> make_history_command();
+std::unique_ptr<Command> make_solution_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_watch_command();
 std::unique_ptr<Command> make_grade_command();

@@ -10,7 +10,8 @@ class GradeCommand : public Command {
     command.add_option("PROBLEM", options_.slug, "problem slug")->required();
     command.add_option("DIR", options_.dir, "a folder of submissions (*.hpp, *.h, *.cpp, ...)")->required();
     command.add_option("--jobs", options_.jobs, "judgings at once (default: one per core)");
-    command.add_option("--out", options_.report_dir, "where results and summaries go (default: DIR/.judge-grade)");
+    command.add_option("--out", options_.report_dir, "where results and summaries go (default: DIR/.judge-grade)")
+        ->type_name("DIR");
     command.add_flag("--sanitize", options_.sanitize, "judge every submission under AddressSanitizer and UBSan");
     command.add_flag("--trust-submissions", options_.trust_submissions,
                      "grade even where runners would share your user without a system-call filter");

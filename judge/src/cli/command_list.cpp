@@ -1,13 +1,28 @@
-// `judge list`: the problems in course order, with the learner's status.
+// `judge list`: the problems in course order, with the learner's status,
+// attempts and best result. A problem whose files are broken is listed
+// with its error; the others still are, and the exit status is then 2.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
 #include "cli/workspace.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
+// "accepted (40/40)", "wrong_answer (12/40)", "compile_error".
+std::string result_text(const Attempt& attempt) {
+  if (attempt.cases == 0) return verdict_name(attempt.verdict);
+  return fmt::format("{} ({}/{})", verdict_name(attempt.verdict), attempt.passed, attempt.cases);
+}
+
+nlohmann::json attempt_json(const Attempt& attempt) {
+  return {{"time", attempt.time},       {"verdict", verdict_name(attempt.verdict)}, {"passed", attempt.passed},
+          {"cases", attempt.cases},     {"seconds", attempt.seconds}};
+}
+
 class ListCommand : public Command {
  public:
   void define(CLI::App& command) override {
@@ -16,21 +31,39 @@ class ListCommand : public Command {
 
   int run(const CommandContext& context) override {
     const Paths& paths = context.paths;
-    std::vector<Problem> problems = load_all_problems(paths.problems_dir, checker_case_rules());
+    std::vector<BrokenProblem> broken;
+    std::vector<Problem> problems = load_all_problems(paths.problems_dir, checker_case_rules(), &broken);
     if (format_ == "json") {
       nlohmann::json out = nlohmann::json::array();
-      for (const Problem& problem : problems)
+      for (const Problem& problem : problems) {
+        std::vector<Attempt> attempts = attempts_of(paths, problem.slug);
+        std::optional<Attempt> best = best_attempt(attempts);
         out.push_back({{"problem", problem.slug},
                        {"title", problem.title},
                        {"order", problem.order},
-                       {"status", progress_name(progress_of(paths, problem.slug))}});
-      fmt::print("{}\n", nlohmann::json{{"problems", out}}.dump());
-      return 0;
+                       {"status", progress_name(progress_of(paths, problem.slug))},
+                       {"attempts", attempts.size()},
+                       {"best", best ? attempt_json(*best) : nlohmann::json(nullptr)}});
+      }
+      nlohmann::json errors = nlohmann::json::array();
+      for (const BrokenProblem& problem : broken) errors.push_back({{"problem", problem.slug}, {"error", problem.error}});
+      fmt::print("{}\n", nlohmann::json{{"problems", out}, {"broken", errors}}.dump());
+    } else {
+      for (const Problem& problem : problems) {
+        std::vector<Attempt> attempts = attempts_of(paths, problem.slug);
+        std::optional<Attempt> best = best_attempt(attempts);
+        std::string record = attempts.empty() ? ""
+                                               : fmt::format("{} attempt{}, best {}", attempts.size(),
+                                                             attempts.size() == 1 ? "" : "s", result_text(*best));
+        std::string line = fmt::format("{:>2}. {:<22} {:<40} {:<12} {}", problem.order, problem.slug, problem.title,
+                                       progress_name(progress_of(paths, problem.slug)), record);
+        fmt::print("{}\n", line.substr(0, line.find_last_not_of(' ') + 1));
+      }
+      for (const BrokenProblem& problem : broken)
+        fmt::print(" ?. {:<22} broken: {}\n", problem.slug, terminal_safe(problem.error));
     }
-    for (const Problem& problem : problems)
-      fmt::print("{:>2}. {:<22} {:<36} {}\n", problem.order, problem.slug, problem.title,
-                 progress_name(progress_of(paths, problem.slug)));
-    return 0;
+    for (const BrokenProblem& problem : broken) fmt::print(stderr, "judge: {}\n", terminal_safe(problem.error));
+    return broken.empty() ? 0 : 2;
   }
 
  private:

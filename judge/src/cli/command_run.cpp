@@ -1,6 +1,7 @@
 // `judge run`: judges the learner's file (or --solution FILE, or the
 // reference) for one problem or several, and reports in the chosen format.
 #include <fmt/format.h>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 
@@ -34,6 +35,7 @@ struct Job {
   JudgeRequest request;
   bool own_file = false;  // the learner's workspace file: progress is recorded
   ProblemResult result;
+  double seconds = 0;  // judging it took
   std::exception_ptr error;
   bool done = false;
 };
@@ -64,6 +66,7 @@ Job job_for(const Paths& paths, const Problem& problem, const RunOptions& option
   } else {
     request.solution_file = workspace_file(paths, problem.slug);
     job.own_file = true;
+    if (!fs::exists(request.solution_file) && options.all) return job;  // not started: left out
     if (!fs::exists(request.solution_file))
       throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
                                    display_path(request.solution_file), problem.slug)};
@@ -81,7 +84,8 @@ class RunCommand : public Command {
   void define(CLI::App& command) override {
     command.add_option("PROBLEM", options_.slugs, "problem slug(s)");
     command.add_flag("--all", options_.all, "every problem");
-    command.add_option("--solution", options_.solution_file, "judge FILE instead of your workspace file");
+    command.add_option("--solution", options_.solution_file, "judge FILE instead of your workspace file")
+        ->type_name("FILE");
     command.add_flag("--reference", options_.reference, "judge the reference solution");
     command.add_flag("--no-cache", options_.no_cache, "judge again even if nothing changed since the last run");
     command.add_flag("--sanitize", options_.sanitize,
@@ -97,13 +101,21 @@ class RunCommand : public Command {
     std::vector<Problem> problems = problems_to_run(context.paths, options_);
     reporter_ = make_reporter(options_.format, stdout);
     std::vector<Job> jobs;
-    for (const Problem& problem : problems) jobs.push_back(job_for(context.paths, problem, options_, problems.size()));
+    std::vector<std::string> not_started;
+    for (const Problem& problem : problems) {
+      Job job = job_for(context.paths, problem, options_, problems.size());
+      if (job.request.solution_file.empty() || !fs::exists(job.request.solution_file))
+        not_started.push_back(problem.slug);
+      else
+        jobs.push_back(std::move(job));
+    }
     if (jobs.size() == 1)
       run_one(context.paths, jobs.front());
-    else
+    else if (!jobs.empty())
       run_several(context.paths, jobs);
+    reporter_->not_started(not_started);
     reporter_->finish(options_.all || problems.size() > 1);
-    return all_accepted_ ? 0 : 1;
+    return all_accepted_ && not_started.empty() ? 0 : 1;
   }
 
  private:
@@ -112,7 +124,9 @@ class RunCommand : public Command {
     reporter_->begin_problem(*job.problem, job.request.display_name);
     job.request.on_case = [&](const TestResult& result) { reporter_->case_finished(result); };
     job.request.on_progress = [&](const std::string& what) { reporter_->progress(what); };
+    auto started = std::chrono::steady_clock::now();
     job.result = judge_solution(paths, *job.problem, job.request);
+    job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     finish_job(paths, job);
   }
 
@@ -125,11 +139,13 @@ class RunCommand : public Command {
       Job& job = jobs[index];
       ProblemResult result;
       std::exception_ptr error;
+      auto started = std::chrono::steady_clock::now();
       try {
         result = judge_solution(paths, *job.problem, job.request);
       } catch (...) {
         error = std::current_exception();
       }
+      job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::lock_guard<std::mutex> lock(mutex);
       job.result = std::move(result);
       job.error = error;
@@ -147,7 +163,7 @@ class RunCommand : public Command {
 
   void finish_job(const Paths& paths, Job& job) {
     reporter_->problem_finished(job.result);
-    if (job.own_file) record_progress(paths, job.problem->slug, job.result.verdict);
+    if (job.own_file) record_attempt(paths, job.problem->slug, job.result, job.seconds);
     all_accepted_ = all_accepted_ && job.result.verdict == Verdict::kAccepted;
   }
 

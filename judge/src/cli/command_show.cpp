@@ -1,5 +1,8 @@
 // `judge show PROBLEM`: the statement, signature and sample cases.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "check/compare.hpp"
 #include "check/registry.hpp"
@@ -21,6 +24,27 @@ void print_case(const TestCase& test, const Operation& op) {
   if (!test.note.empty()) fmt::print("    ({})\n", test.note);
 }
 
+// The time limits as the cases apply them: the problem's, and the range
+// of those cases that set their own.
+std::string time_limits(const Problem& problem) {
+  std::vector<const TestCase*> own;
+  for (const TestCase* test : problem.cases())
+    if (test->time_ms != problem.time_ms) own.push_back(test);
+  std::string text = fmt::format(
+      "{} ms per request (one call, or a sampler's batch of up to 10,000 seeded draws)", problem.time_ms);
+  if (own.empty()) return text;
+  auto [low, high] = std::minmax_element(own.begin(), own.end(), [](const TestCase* a, const TestCase* b) {
+    return a->time_ms < b->time_ms;
+  });
+  std::string range = (*low)->time_ms == (*high)->time_ms ? fmt::format("{} ms", (*low)->time_ms)
+                                                          : fmt::format("{} to {} ms", (*low)->time_ms, (*high)->time_ms);
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < own.size() && i < 3; ++i) names.push_back(own[i]->name);
+  std::string more = own.size() > names.size() ? fmt::format(" and {} more", own.size() - names.size()) : "";
+  return fmt::format("{}; {} case{} set{} {} ({}{})", text, own.size(), own.size() == 1 ? "" : "s",
+                     own.size() == 1 ? "s" : "", range, fmt::join(names, ", "), more);
+}
+
 class ShowCommand : public Command {
  public:
   void define(CLI::App& command) override {
@@ -31,9 +55,8 @@ class ShowCommand : public Command {
     Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
     fmt::print("{}  ({})\n\n{}\n", problem.title, problem.slug, problem.statement);
     fmt::print("\nSignature:\n\n{}\n", problem.signature);
-    fmt::print("\nLimits: {} ms per case, {} MiB of memory. Tolerance: atol {} or rtol {} per value.\n",
-               problem.time_ms, problem.memory_mb, format_number(problem.tolerance.atol),
-               format_number(problem.tolerance.rtol));
+    fmt::print("\nTime: {}.\nMemory: {} MiB. Tolerance: atol {} or rtol {} per value.\n", time_limits(problem),
+               problem.memory_mb, format_number(problem.tolerance.atol), format_number(problem.tolerance.rtol));
     fmt::print("\nSample cases:\n");
     for (const TestCase& test : problem.samples) print_case(test, *problem.find_op(test.op));
     fmt::print("\n{} hidden cases. Start with: judge start {}\n", problem.hidden.size(), problem.slug);

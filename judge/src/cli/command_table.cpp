@@ -1,5 +1,8 @@
 // The table of commands, and running the one the command line names.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <optional>
 
 #include "cli/command.hpp"
 #include "util/errors.hpp"
@@ -43,6 +46,8 @@ const std::vector<CommandEntry>& command_table() {
       {"list", "the problems in course order, with your status of each", make_list_command},
       {"show", "a problem's statement, signature and sample cases", make_show_command},
       {"start", "copy a problem's stub to your workspace (never overwrites)", make_start_command},
+      {"history", "every judged attempt at a problem: when, verdict, cases passed, seconds", make_history_command},
+      {"solution", "the reference and why it is written so, once you have solved the problem", make_solution_command},
       {"doctor", "which sandbox protections are active here, and why any is missing", make_doctor_command},
       {"cache", "the size of the cache of runners and results, or `judge cache clear` to empty it", make_cache_command},
       {"validate", "check problem packages: spec, cases, reference, stub, known solutions", make_validate_command},
@@ -56,16 +61,51 @@ const std::vector<CommandEntry>& command_table() {
   return table;
 }
 
+constexpr const char* kExamples = R"(
+Examples:
+  judge list                        the problems, your status and best results
+  judge show top_p                  a statement, its signature and samples
+  judge start top_p                 copy the stub to workspace/top_p.hpp
+  judge run top_p                   judge workspace/top_p.hpp
+  judge try top_p --input '{logits: [2, 1, 0.1], p: 0.8}'
+                                    your answer beside the reference's on an input
+  judge history top_p               your attempts
+  judge solution top_p              the reference explained, once solved
+  judge COMMAND --help              a command's options
+)";
+
+// The first word that is not an option, when it names no command: "judge
+// bogus" should say so, not that a command is missing.
+std::optional<std::string> unknown_command(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+  std::vector<std::string> names;
+  for (const CommandEntry& entry : command_table()) {
+    if (argv[1] == std::string(entry.name)) return std::nullopt;
+    if (!entry.hidden) names.push_back(entry.name);
+  }
+  std::string near = nearest_name(argv[1], names);
+  return fmt::format("unknown command '{}'{}; the commands are: {} (see judge --help)", argv[1],
+                     near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), fmt::join(names, ", "));
+}
+
 int run_command_line(int argc, char** argv) {
-  CLI::App app{"judge: a practice judge for LLM decoding problems"};
+  CLI::App app{"judge: a practice judge for LLM decoding problems", "judge"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "all commands' options");
+  app.set_version_flag("--version", std::string("judge ") + JUDGE_VERSION);
+  app.footer(kExamples);
   std::vector<DefinedCommand> commands = define_commands(app);
+  if (std::optional<std::string> unknown = unknown_command(argc, argv)) {
+    fmt::print(stderr, "judge: {}\n", terminal_safe(*unknown));
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "judge: {} (see judge --help)\n", e.what());

@@ -8,7 +8,8 @@ class WatchCommand : public Command {
  public:
   void define(CLI::App& command) override {
     command.add_option("PROBLEM", options_.slug, "problem slug")->required();
-    command.add_option("--solution", options_.solution_file, "watch FILE instead of your workspace file");
+    command.add_option("--solution", options_.solution_file, "watch FILE instead of your workspace file")
+        ->type_name("FILE");
     command.add_flag("--sanitize", options_.sanitize, "build your runner with AddressSanitizer and UBSan");
   }
 

@@ -192,10 +192,12 @@ class Watcher {
     };
     reporter->begin_problem(problem_, display_);
     try {
+      auto started = std::chrono::steady_clock::now();
       ProblemResult result = judge_solution(paths_, problem_, request);
+      std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
       reporter->problem_finished(result);
       reporter->finish(false);
-      if (options_.solution_file.empty()) record_progress(paths_, problem_.slug, result.verdict);
+      if (options_.solution_file.empty()) record_attempt(paths_, problem_.slug, result, took.count());
     } catch (const Interrupted&) {
       fmt::print("\ninterrupted\n");
     } catch (const JudgeFault& fault) {

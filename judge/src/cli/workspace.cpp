@@ -1,7 +1,15 @@
-// Workspace files and progress, kept in workspace/.progress.json.
+// Workspace files and the record of attempts, kept in
+// workspace/.progress.json as {"SLUG": {"solved": bool, "attempts": [...]}}.
+// An older record held only "solved" or "attempted" per problem; it is read
+// as that, with no attempts.
 #include "cli/workspace.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -9,17 +17,47 @@
 #include "spec/package.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
+#include "util/fingerprint.hpp"
 
 namespace judge {
 namespace fs = std::filesystem;
+using nlohmann::json;
 namespace {
 std::string progress_file(const Paths& paths) { return (fs::path(paths.workspace_dir) / ".progress.json").string(); }
 
-nlohmann::json read_progress(const Paths& paths) {
+json read_progress(const Paths& paths) {
   std::optional<std::string> text = read_file(progress_file(paths));
-  if (!text) return nlohmann::json::object();
-  nlohmann::json data = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  return data.is_object() ? data : nlohmann::json::object();
+  if (!text) return json::object();
+  json data = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return data.is_object() ? data : json::object();
+}
+
+// The record of one problem, in the current form whatever form it has.
+json record_of(const json& data, const std::string& slug) {
+  json record = {{"solved", false}, {"attempts", json::array()}};
+  if (!data.contains(slug)) return record;
+  const json& stored = data[slug];
+  if (stored.is_string()) {
+    record["solved"] = stored == "solved";
+    record["judged"] = true;
+  } else if (stored.is_object()) {
+    record["solved"] = stored.value("solved", false);
+    if (stored.contains("attempts") && stored["attempts"].is_array()) record["attempts"] = stored["attempts"];
+  }
+  return record;
+}
+
+std::optional<Attempt> attempt_from(const json& entry) {
+  if (!entry.is_object()) return std::nullopt;
+  std::optional<Verdict> verdict = verdict_from_name(entry.value("verdict", ""));
+  if (!verdict) return std::nullopt;
+  Attempt attempt;
+  attempt.time = entry.value("time", "");
+  attempt.verdict = *verdict;
+  attempt.passed = entry.value("passed", std::size_t{0});
+  attempt.cases = entry.value("cases", std::size_t{0});
+  attempt.seconds = entry.value("seconds", 0.0);
+  return attempt;
 }
 
 // Editors (clangd) read this to find the harness headers and Eigen.
@@ -34,6 +72,7 @@ void write_editor_flags(const Paths& paths) {
 std::string progress_name(Progress progress) {
   switch (progress) {
     case Progress::kNotStarted: return "not started";
+    case Progress::kStarted: return "started";
     case Progress::kAttempted: return "attempted";
     case Progress::kSolved: return "solved";
   }
@@ -58,24 +97,56 @@ bool start_problem(const Paths& paths, const Problem& problem) {
 }
 
 Progress progress_of(const Paths& paths, const std::string& slug) {
-  nlohmann::json data = read_progress(paths);
-  if (data.contains(slug) && data[slug].is_string()) {
-    if (data[slug] == "solved") return Progress::kSolved;
-    return Progress::kAttempted;
-  }
-  return fs::exists(workspace_file(paths, slug)) ? Progress::kAttempted : Progress::kNotStarted;
+  json record = record_of(read_progress(paths), slug);
+  if (record["solved"] == true) return Progress::kSolved;
+  if (!record["attempts"].empty() || record.value("judged", false)) return Progress::kAttempted;
+  return fs::exists(workspace_file(paths, slug)) ? Progress::kStarted : Progress::kNotStarted;
 }
 
-void record_progress(const Paths& paths, const std::string& slug, Verdict verdict) {
-  nlohmann::json data = read_progress(paths);
-  bool solved = verdict == Verdict::kAccepted || data.value(slug, "") == "solved";
-  data[slug] = solved ? "solved" : "attempted";
+std::vector<Attempt> attempts_of(const Paths& paths, const std::string& slug) {
+  std::vector<Attempt> attempts;
+  const json record = record_of(read_progress(paths), slug);
+  for (const json& entry : record["attempts"])
+    if (std::optional<Attempt> attempt = attempt_from(entry)) attempts.push_back(*attempt);
+  return attempts;
+}
+
+std::optional<Attempt> best_attempt(const std::vector<Attempt>& attempts) {
+  std::optional<Attempt> best;
+  for (const Attempt& attempt : attempts) {
+    auto rank = [](const Attempt& a) { return std::make_pair(a.verdict == Verdict::kAccepted, a.passed); };
+    if (!best || rank(attempt) >= rank(*best)) best = attempt;
+  }
+  return best;
+}
+
+void record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds) {
+  json data = read_progress(paths);
+  json record = record_of(data, slug);
+  record.erase("judged");
+  // The file judged, by content: judging it again unchanged is no new attempt.
+  Fingerprint content;
+  content.add(read_file(workspace_file(paths, slug)).value_or(""));
+  std::string file = content.hex().substr(0, 16);
+  bool unchanged = !record["attempts"].empty() && record["attempts"].back().value("file", "") == file;
+  std::size_t passed = 0;
+  for (const TestResult& test : result.tests) passed += test.verdict == Verdict::kAccepted;
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  if (!unchanged)
+    record["attempts"].push_back({{"time", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now))},
+                                  {"verdict", verdict_name(result.verdict)},
+                                  {"passed", passed},
+                                  {"cases", result.tests.size()},
+                                  {"seconds", std::round(seconds * 100) / 100},
+                                  {"file", file}});
+  record["solved"] = record["solved"] == true || result.verdict == Verdict::kAccepted;
+  data[slug] = record;
   std::error_code error;
   fs::create_directories(paths.workspace_dir, error);
   try {
     write_file_atomically(progress_file(paths), data.dump(2) + "\n");
   } catch (const JudgeFault&) {
-    // Progress is a convenience: a read-only workspace still judges.
+    // The record is a convenience: a read-only workspace still judges.
   }
 }
 

@@ -1,7 +1,10 @@
-// The learner's workspace: one file per problem, and their progress.
+// The learner's workspace: one file per problem, and a record of every
+// judged attempt (workspace/.progress.json).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
@@ -9,8 +12,17 @@
 
 namespace judge {
 
-enum class Progress { kNotStarted, kAttempted, kSolved };
-std::string progress_name(Progress progress);  // "not started", "attempted", "solved"
+enum class Progress { kNotStarted, kStarted, kAttempted, kSolved };
+std::string progress_name(Progress progress);  // "not started", "started", "attempted", "solved"
+
+// One judging of the learner's own file.
+struct Attempt {
+  std::string time;  // UTC, ISO 8601: "2026-12-01T20:31:17Z"
+  Verdict verdict = Verdict::kAccepted;
+  std::size_t passed = 0;  // cases passed
+  std::size_t cases = 0;   // cases in all (0 for a compile error)
+  double seconds = 0;      // how long the judging took
+};
 
 // workspace/<slug>.hpp
 std::string workspace_file(const Paths& paths, const std::string& slug);
@@ -20,11 +32,20 @@ std::string workspace_file(const Paths& paths, const std::string& slug);
 // Throws JudgeFault when the copy fails.
 bool start_problem(const Paths& paths, const Problem& problem);
 
-// What the learner has done with a problem: solved once accepted, attempted
-// once judged or started.
+// Not started (no workspace file), started (a file, never judged),
+// attempted (judged, never accepted), solved (accepted once).
 Progress progress_of(const Paths& paths, const std::string& slug);
 
-// Records a judged run of the learner's own file.
-void record_progress(const Paths& paths, const std::string& slug, Verdict verdict);
+// Every recorded attempt at `slug`, oldest first.
+std::vector<Attempt> attempts_of(const Paths& paths, const std::string& slug);
+
+// The best of `attempts`: accepted first, then the most cases passed, then
+// the latest. nullopt when there are none.
+std::optional<Attempt> best_attempt(const std::vector<Attempt>& attempts);
+
+// Records a judged run of the learner's own file, unless the file is the
+// one the last attempt judged (judging it again is no new attempt). A
+// workspace that cannot be written still judges: the record is then skipped.
+void record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds);
 
 }  // namespace judge

@@ -16,9 +16,11 @@ class JsonReporter : public Reporter {
   void problem_finished(const ProblemResult& result) override {
     results_.push_back(result_to_json(result, ResultForm::kPublic));
   }
+  void not_started(const std::vector<std::string>& slugs) override { not_started_ = slugs; }
   void finish(bool several) override {
     nlohmann::json out = several ? nlohmann::json{{"results", results_}}
                                  : (results_.empty() ? nlohmann::json::object() : results_.front());
+    if (several) out["not_started"] = not_started_;
     fmt::print(out_, "{}\n", json_text(out));
     std::fflush(out_);
   }
@@ -26,6 +28,7 @@ class JsonReporter : public Reporter {
  private:
   std::FILE* out_;
   nlohmann::json results_ = nlohmann::json::array();
+  std::vector<std::string> not_started_;
 };
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
@@ -18,6 +19,9 @@ class Reporter {
   virtual void progress(const std::string& what) { (void)what; }
   virtual void case_finished(const TestResult& result) = 0;
   virtual void problem_finished(const ProblemResult& result) = 0;
+  // With --all: the problems left out because the learner has not started
+  // them (no workspace file). Called once, before finish().
+  virtual void not_started(const std::vector<std::string>& slugs) { (void)slugs; }
   // Called once after every problem; `several` when --all was used.
   virtual void finish(bool several) = 0;
 };

@@ -164,6 +164,12 @@ class TextReporter : public Reporter {
     std::fflush(out_);
   }
 
+  void not_started(const std::vector<std::string>& slugs) override {
+    for (const std::string& slug : slugs) summary_.push_back(fmt::format("  {:<22} not started", slug));
+    if (!slugs.empty())
+      fmt::print(out_, "not started: {} (`judge start PROBLEM` begins one)\n", fmt::join(slugs, ", "));
+  }
+
   void finish(bool several) override {
     if (!several) return;
     fmt::print(out_, "\nsummary:\n");

@@ -21,6 +21,7 @@ Package package_of(const Paths& paths, const std::string& slug) {
   package.solutions_dir = solutions.string();
   package.reference = (solutions / "reference.hpp").string();
   package.solutions_index = (solutions / "solutions.yaml").string();
+  package.explanation = (solutions / "explanation.md").string();
   package.adapter = (fs::path(paths.adapters_dir) / (slug + ".cpp")).string();
   return package;
 }

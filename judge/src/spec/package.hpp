@@ -23,6 +23,7 @@ struct Package {
   std::string solutions_dir;    // solutions/SLUG
   std::string reference;        // solutions/SLUG/reference.hpp
   std::string solutions_index;  // solutions/SLUG/solutions.yaml
+  std::string explanation;      // solutions/SLUG/explanation.md: why the reference is written so
   std::string adapter;          // harness/problems/SLUG.cpp
 };
 

@@ -234,13 +234,23 @@ Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
   return problem;
 }
 
-std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules) {
+std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules,
+                                       std::vector<BrokenProblem>* broken) {
   std::vector<Problem> problems;
   if (!fs::is_directory(problems_dir))
     throw SpecError{fmt::format("{}: no such directory", display_path(problems_dir))};
-  for (const auto& entry : fs::directory_iterator(problems_dir))
-    if (fs::is_regular_file(entry.path() / "problem.yaml"))
+  for (const auto& entry : fs::directory_iterator(problems_dir)) {
+    if (!fs::is_regular_file(entry.path() / "problem.yaml")) continue;
+    try {
       problems.push_back(load_problem(entry.path().string(), rules));
+    } catch (const SpecError& error) {
+      if (!broken) throw;
+      broken->push_back({entry.path().filename().string(), error.message});
+    }
+  }
+  if (broken)
+    std::sort(broken->begin(), broken->end(),
+              [](const BrokenProblem& a, const BrokenProblem& b) { return a.slug < b.slug; });
   std::sort(problems.begin(), problems.end(),
             [](const Problem& a, const Problem& b) { return std::tie(a.order, a.slug) < std::tie(b.order, b.slug); });
   return problems;

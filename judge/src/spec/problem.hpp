@@ -92,8 +92,16 @@ class CaseRules {
 // SpecError with "file:line:column: message".
 Problem load_problem(const std::string& problem_dir, const CaseRules& rules);
 
+// A problem that could not be loaded: its folder's name and why.
+struct BrokenProblem {
+  std::string slug;
+  std::string error;  // "file:line:column: message"
+};
+
 // Every problem under `problems_dir`, in course order (by `order`, then
-// slug). Throws SpecError when a problem.yaml cannot be read.
-std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules);
+// slug). Throws SpecError when a problem.yaml cannot be read, unless
+// `broken` is given: then the others load and each that fails is listed there.
+std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules,
+                                       std::vector<BrokenProblem>* broken = nullptr);
 
 }  // namespace judge
