@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <sstream>
 #include <vector>
 
 #include "report/reporter.hpp"
@@ -15,18 +14,6 @@
 namespace judge {
 namespace {
 constexpr std::size_t kPrintedLinesShown = 10;
-
-// `text`, escaped for the terminal, a line at a time behind `prefix`.
-std::string indent(const std::string& text, const std::string& prefix, std::size_t max_lines) {
-  std::istringstream in(text);
-  std::string line, out;
-  std::size_t count = 0;
-  while (std::getline(in, line)) {
-    if (count++ < max_lines) out += prefix + terminal_safe(line) + "\n";
-  }
-  if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
-  return out;
-}
 
 class TextReporter : public Reporter {
  public:
@@ -53,12 +40,12 @@ class TextReporter : public Reporter {
     fmt::print(out_, "  {}  {:<6} {:<40} {:>9.1f} ms{}\n", mark, test.hidden ? "hidden" : "sample",
                terminal_safe(test.name), test.time_ms, ok ? "" : "  " + verdict_name(test.verdict));
     if (!ok) {
-      fmt::print(out_, "{}", indent(test.message, "        ", 12));
-      if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, "        ", 12));
+      fmt::print(out_, "{}", indent_lines(test.message, "        ", 12));
+      if (!test.details.empty()) fmt::print(out_, "{}", indent_lines(test.details, "        ", 12));
     }
-    if (ok && !test.message.empty()) fmt::print(out_, "{}", indent("note: " + test.message, "        ", 4));
+    if (ok && !test.message.empty()) fmt::print(out_, "{}", indent_lines("note: " + test.message, "        ", 4));
     if (!ok && !test.output.empty()) {
-      fmt::print(out_, "        your code printed:\n{}", indent(test.output, "        | ", kPrintedLinesShown));
+      fmt::print(out_, "        your code printed:\n{}", indent_lines(test.output, "        | ", kPrintedLinesShown));
     }
     if (++cases_done_ < cases_total_) live_.show(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
     std::fflush(out_);
@@ -67,7 +54,7 @@ class TextReporter : public Reporter {
   void problem_finished(const ProblemResult& result) override {
     live_.clear();
     if (result.verdict == Verdict::kCompileError) {
-      fmt::print(out_, "{}\n", indent(result.message, "  ", 60));
+      fmt::print(out_, "{}\n", indent_lines(result.message, "  ", 60));
     }
     // Hints come once every case is known: they compare all the failures.
     for (const Hint& hint : result.hints)
