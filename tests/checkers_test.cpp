@@ -566,7 +566,7 @@ struct GrowthLearner {
   std::function<double(long length, int call)> ms_per_step;
   std::function<double(long length)> waits_ms = [](long) { return 0.0; };
   int calls = 0;
-  std::vector<int> rounds;
+  std::vector<int> rounds = {};
   FakeRunner runner() {
     return FakeRunner([this](const std::string&, const json& args) {
       long length = args["length"].get<long>(), batch = args["batch"].get<long>();

@@ -290,7 +290,9 @@ inline int softmax_sample(const std::vector<double>&, std::uint64_t) { return 0;
   EXPECT_EQ(run.status, 1) << run.err;
   nlohmann::json result = nlohmann::json::parse(run.out);
   for (const auto& test : result["tests"])
-    if (test["name"] == "three_logits") EXPECT_EQ(test["verdict"], "time_limit_exceeded") << test;
+    if (test["name"] == "three_logits") {
+      EXPECT_EQ(test["verdict"], "time_limit_exceeded") << test;
+    }
 }
 
 TEST(PracticeLoop, TheCommandLineNamesItselfAndItsMistakes) {

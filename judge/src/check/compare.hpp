@@ -22,6 +22,12 @@ bool numbers_match(double want, double got, const Tolerance& tolerance);
 std::optional<std::string> compare_output(ValueType type, const nlohmann::json& want, const nlohmann::json& got,
                                           const Tolerance& tolerance);
 
+// nullopt when the ranked hypotheses `got` ({tokens, log_prob, score} each)
+// match `want`: tokens equal, numbers within `tolerance`; otherwise the
+// first hypothesis that differs, both shown whole (check/hypotheses.cpp).
+std::optional<std::string> compare_hypotheses(const nlohmann::json& want, const nlohmann::json& got,
+                                              const Tolerance& tolerance);
+
 // A short rendering of a value for messages: at most `max_items` entries per list.
 std::string brief(const nlohmann::json& value, std::size_t max_items = 8);
 

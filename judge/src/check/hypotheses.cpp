@@ -51,7 +51,8 @@ std::string list_text(const json& list) {
   return "[" + out + "]";
 }
 
-// nullopt when `got` matches `want`.
+}  // namespace
+
 std::optional<std::string> compare_hypotheses(const json& want, const json& got, const Tolerance& tolerance) {
   if (!got.is_array()) return fmt::format("expected a list of hypotheses, got {}", brief(got, 4));
   for (std::size_t i = 0; i < got.size(); ++i)
@@ -81,6 +82,7 @@ std::optional<std::string> compare_hypotheses(const json& want, const json& got,
   return std::nullopt;
 }
 
+namespace {
 class HypothesesChecker : public Checker {
  public:
   std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const override {

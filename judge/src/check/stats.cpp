@@ -131,23 +131,33 @@ FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std
   return fit;
 }
 
+HomogeneityResult homogeneity_test(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+  HomogeneityResult result;
+  double total_a = 0, total_b = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    total_a += static_cast<double>(a[i]), total_b += static_cast<double>(b[i]);
+  if (total_a == 0 || total_b == 0) return result;
+  int categories = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    double row = static_cast<double>(a[i] + b[i]);
+    if (row == 0) continue;
+    ++categories;
+    double expected_a = row * total_a / (total_a + total_b), expected_b = row * total_b / (total_a + total_b);
+    result.statistic +=
+        (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
+  }
+  if (categories < 2) return HomogeneityResult{};
+  result.degrees_of_freedom = categories - 1;
+  result.p_value = chi_square_upper_tail(result.statistic, result.degrees_of_freedom);
+  return result;
+}
+
 bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level) {
   if (a.size() != b.size()) return false;
   double total_a = 0, total_b = 0;
   for (std::size_t i = 0; i < a.size(); ++i) total_a += static_cast<double>(a[i]), total_b += static_cast<double>(b[i]);
   if (total_a == 0 || total_b == 0) return false;
-  double statistic = 0;
-  int categories = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    double row = static_cast<double>(a[i] + b[i]);
-    if (row == 0) continue;
-    ++categories;
-    double expected_a = row * total_a / (total_a + total_b), expected_b = row * total_b / (total_a + total_b);
-    statistic +=
-        (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
-  }
-  if (categories < 2) return true;
-  return chi_square_upper_tail(statistic, categories - 1) > level;
+  return homogeneity_test(a, b).p_value > level;
 }
 
 namespace {

@@ -53,9 +53,21 @@ struct FitResult {
 FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
                          double false_reject_rate = kFalseRejectRate);
 
+// Pearson's chi-square test of homogeneity of two histograms over the same
+// categories: whether they could come from one distribution. Categories
+// empty in both do not count; with fewer than two left, the statistic is 0
+// and the p-value 1.
+struct HomogeneityResult {
+  double statistic = 0;
+  int degrees_of_freedom = 0;
+  double p_value = 1;
+};
+HomogeneityResult homogeneity_test(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b);
+
 // True when two histograms over the same categories could come from one
-// distribution (chi-square test of homogeneity at `level`). Used to match a
-// learner's sampler against a known-wrong one, so the level is lenient.
+// distribution (homogeneity_test at `level`). Used to match a learner's
+// sampler against a known-wrong one, so the level is lenient. False for
+// histograms of different sizes or an empty one.
 bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level = 1e-4);
 
 // The number of draws after which a chi-square test over `probs` at

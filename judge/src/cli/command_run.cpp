@@ -59,18 +59,10 @@ Job job_for(const Paths& paths, const Problem& problem, const RunOptions& option
   Job job;
   job.problem = &problem;
   JudgeRequest& request = job.request;
-  if (options.reference) {
-    request.solution_file = package_of(paths, problem.slug).reference;
-  } else if (!options.solution_file.empty()) {
-    request.solution_file = options.solution_file;
-  } else {
-    request.solution_file = workspace_file(paths, problem.slug);
-    job.own_file = true;
-    if (!fs::exists(request.solution_file) && options.all) return job;  // not started: left out
-    if (!fs::exists(request.solution_file))
-      throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
-                                   display_path(request.solution_file), problem.slug)};
-  }
+  bool own = !options.reference && options.solution_file.empty();
+  if (own && options.all && !fs::exists(workspace_file(paths, problem.slug))) return job;  // not started: left out
+  request.solution_file =
+      solution_to_judge(paths, problem.slug, options.solution_file, options.reference, &job.own_file);
   request.display_name = display_path(request.solution_file);
   request.use_result_cache = !options.no_cache;
   request.sanitize = options.sanitize;

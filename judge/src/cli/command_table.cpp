@@ -53,6 +53,7 @@ const std::vector<CommandEntry>& command_table() {
       {"validate", "check problem packages: spec, cases, reference, stub, known solutions", make_validate_command},
       {"new", "scaffold a new problem package", make_new_command},
       {"run", "judge your solution (or --solution FILE, or --reference)", make_run_command},
+      {"try", "run one op on your own --input beside the reference, and show the difference", make_try_command},
       {"grade", "judge every solution file in DIR, in parallel, resumably; CSV and JSON summary", make_grade_command},
       {"watch", "judge your solution again on every save (Ctrl-C to stop)", make_watch_command},
       {"completion", "print a shell completion script (see README)", make_completion_command},

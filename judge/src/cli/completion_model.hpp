@@ -28,7 +28,7 @@ inline CompletionValue completion_value_for(const CLI::Option& option) {
     }
   } else if (name == "PROBLEM" || name == "--problem") {
     value.kind = CompletionValue::Kind::kProblem;
-  } else if (name == "--solution" || name == "FILE") {
+  } else if (name == "--solution" || name == "--input" || name == "FILE") {
     value.kind = CompletionValue::Kind::kFile;
   } else if (name == "DIR" || name == "--out") {
     value.kind = CompletionValue::Kind::kDirectory;

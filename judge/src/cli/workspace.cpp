@@ -18,6 +18,7 @@
 #include "util/errors.hpp"
 #include "util/files.hpp"
 #include "util/fingerprint.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -81,6 +82,19 @@ std::string progress_name(Progress progress) {
 
 std::string workspace_file(const Paths& paths, const std::string& slug) {
   return (fs::path(paths.workspace_dir) / (slug + ".hpp")).string();
+}
+
+std::string solution_to_judge(const Paths& paths, const std::string& slug, const std::string& solution_file,
+                              bool reference, bool* own_file) {
+  if (own_file) *own_file = false;
+  if (reference) return package_of(paths, slug).reference;
+  if (!solution_file.empty()) return solution_file;
+  std::string file = workspace_file(paths, slug);
+  if (!fs::exists(file))
+    throw JudgeFault{fmt::format("{}: no solution yet; run `judge start {}` first (or pass --solution FILE)",
+                                 display_path(file), slug)};
+  if (own_file) *own_file = true;
+  return file;
 }
 
 bool start_problem(const Paths& paths, const Problem& problem) {

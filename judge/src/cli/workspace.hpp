@@ -27,6 +27,13 @@ struct Attempt {
 // workspace/<slug>.hpp
 std::string workspace_file(const Paths& paths, const std::string& slug);
 
+// The file a command judges for `slug`: the reference solution with
+// `reference`, else `solution_file` when not empty, else the workspace file,
+// which sets *own_file. Throws JudgeFault, pointing to `judge start`, when
+// the workspace file does not exist yet.
+std::string solution_to_judge(const Paths& paths, const std::string& slug, const std::string& solution_file,
+                              bool reference, bool* own_file = nullptr);
+
 // Copies the problem's stub to the workspace file unless one exists.
 // Returns true when it created the file; false when it was already there.
 // Throws JudgeFault when the copy fails.

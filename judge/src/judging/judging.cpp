@@ -22,23 +22,7 @@
 namespace judge {
 namespace fs = std::filesystem;
 namespace {
-struct Runners {
-  BuildOutcome learner, reference;
-};
-
-// The learner's and the reference's runners, built at once (both cores).
-Runners build_both(const Paths& paths, const Problem& problem, const JudgeRequest& request,
-                   const std::string& reference_file) {
-  auto reference_build = std::async(std::launch::async,
-                                    [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
-  Runners runners;
-  runners.learner =
-      build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
-  runners.reference = reference_build.get();
-  return runners;
-}
-
-CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, const Runners& runners) {
+CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, const BuiltRunners& runners) {
   CaseRunSetup setup;
   setup.learner_binary = runners.learner.binary;
   setup.learner_limits = limits_for(problem, request.sanitize);
@@ -64,27 +48,36 @@ void add_hints(const Paths& paths, const Problem& problem, const std::vector<con
 }
 }  // namespace
 
-ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
-  ProblemResult outcome;
-  outcome.problem = problem.slug;
-  outcome.solution = request.display_name;
-  outcome.tolerance = problem.tolerance;
+BuiltRunners build_runners(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
   if (!fs::is_regular_file(request.solution_file))
     throw JudgeFault{fmt::format("{}: no such file", request.display_name)};
   std::string reference_file = package_of(paths, problem.slug).reference;
   if (!fs::is_regular_file(reference_file))
     throw JudgeFault{fmt::format("{}: the problem has no reference solution", reference_file)};
-
   if (request.on_progress) request.on_progress("compiling");
-  Runners runners = build_both(paths, problem, request, reference_file);
+  auto reference_build = std::async(std::launch::async,
+                                    [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
+  BuiltRunners runners;
+  runners.learner =
+      build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
+  runners.reference = reference_build.get();
+  if (runners.learner.ok && !runners.reference.ok)
+    throw JudgeFault{
+        fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, runners.reference.diagnostics)};
+  return runners;
+}
+
+ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
+  ProblemResult outcome;
+  outcome.problem = problem.slug;
+  outcome.solution = request.display_name;
+  outcome.tolerance = problem.tolerance;
+  BuiltRunners runners = build_runners(paths, problem, request);
   if (!runners.learner.ok) {
     outcome.verdict = Verdict::kCompileError;
     outcome.message = runners.learner.diagnostics;
     return outcome;
   }
-  if (!runners.reference.ok)
-    throw JudgeFault{
-        fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, runners.reference.diagnostics)};
 
   std::string cache_key =
       result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints);

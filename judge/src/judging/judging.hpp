@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "build/build.hpp"
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
 #include "util/paths.hpp"
@@ -28,6 +29,17 @@ struct JudgeRequest {
   // at once ask for 1.
   unsigned parallel_runners = 0;
 };
+
+// The request's runner and the reference's, built at once (both cores).
+struct BuiltRunners {
+  BuildOutcome learner;  // !ok: the learner's compile error, in diagnostics
+  BuildOutcome reference;
+};
+
+// Builds both runners for `problem` (request.on_progress hears "compiling").
+// Throws JudgeFault when the request's file or the reference is missing,
+// or the reference does not compile.
+BuiltRunners build_runners(const Paths& paths, const Problem& problem, const JudgeRequest& request);
 
 // Judges the request's file. A problem the judge cannot check (broken
 // reference, harness fault, missing compiler) throws JudgeFault.

@@ -172,6 +172,35 @@ std::uint64_t SplitMix64::next() {
   return z ^ (z >> 31);
 }
 
+std::string flow_yaml(const json& value) {
+  if (is_generated(value)) {
+    json description = value[kGeneratedKey];
+    description.erase("integers");
+    if (description.contains("set")) {  // kept as [index, value] pairs; written {index: value}
+      json set = json::object();
+      for (const json& entry : description["set"]) set[std::to_string(entry[0].get<std::int64_t>())] = entry[1];
+      description["set"] = set;
+    }
+    return flow_yaml(description);
+  }
+  if (value.is_number_float()) {
+    double v = value.get<double>();
+    if (std::isnan(v)) return ".nan";
+    if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
+    return fmt::format("{}", v);
+  }
+  std::string out;
+  if (value.is_array()) {
+    for (const json& item : value) out += (out.empty() ? "" : ", ") + flow_yaml(item);
+    return "[" + out + "]";
+  }
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items()) out += (out.empty() ? "" : ", ") + key + ": " + flow_yaml(item);
+    return "{" + out + "}";
+  }
+  return value.dump();  // integers, booleans; a string in double quotes, which YAML reads as JSON does
+}
+
 bool is_generated(const json& value) { return value.is_object() && value.contains(kGeneratedKey); }
 
 json input_as_written(const json& input) {

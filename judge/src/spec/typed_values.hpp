@@ -20,6 +20,11 @@ nlohmann::json read_typed_value(const YAML::Node& node, ValueType type, const st
 // replaced by the values it describes. Thread-safe; memoized.
 nlohmann::json materialize_input(const nlohmann::json& input);
 
+// `value` (a case's input, say) as one line of YAML flow style, that
+// read_typed_value reads back: a generator as its description
+// ({generate: uniform, n: 1000, seed: 1, ...}), infinities as .inf and -.inf.
+std::string flow_yaml(const nlohmann::json& value);
+
 // True for a generator description.
 bool is_generated(const nlohmann::json& value);
 

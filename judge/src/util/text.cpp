@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 
 namespace judge {
 
@@ -121,6 +122,17 @@ std::string terminal_safe(std::string_view text) {
       out += bytes;
     }
   }
+  return out;
+}
+
+std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines) {
+  std::istringstream in(text);
+  std::string line, out;
+  std::size_t count = 0;
+  while (std::getline(in, line)) {
+    if (count++ < max_lines) out += prefix + terminal_safe(line) + "\n";
+  }
+  if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
   return out;
 }
 

@@ -49,4 +49,8 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 // move the cursor, recolour, rewrite a line nor reach the clipboard.
 std::string terminal_safe(std::string_view text);
 
+// `text`, made terminal_safe, a line at a time behind `prefix`: at most
+// `max_lines` lines, then "... (N more lines)".
+std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines);
+
 }  // namespace judge
