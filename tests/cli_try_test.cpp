@@ -14,6 +14,7 @@
 
 #include "fixture_files.hpp"
 #include "run_judge.hpp"
+#include "scratch_root.hpp"
 
 namespace judge {
 namespace {
@@ -26,15 +27,8 @@ using testing::JudgeRun;
 // process (ctest runs each test in one of its own), removed when it ends.
 class ScratchRoot {
  public:
-  ScratchRoot()
-      : dir_(fs::path(JUDGE_TEST_BINARY_DIR) / "cli_try_test.files" / ("draws_root_" + std::to_string(getpid()))) {
-    fs::path fixture = fs::path(JUDGE_TESTS_DIR) / "fixtures" / "draws";
-    fs::remove_all(dir_);
+  ScratchRoot() : dir_(testing::scratch_root("draws", "cli_try_" + std::to_string(getpid()))) {
     fs::create_directories(dir_ / "workspace");
-    fs::copy(fs::path(JUDGE_SOURCE_DIR) / "harness", dir_ / "harness", fs::copy_options::recursive);
-    fs::copy(fixture / "harness", dir_ / "harness", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-    fs::copy(fixture / "problems", dir_ / "problems", fs::copy_options::recursive);
-    fs::copy(fixture / "solutions", dir_ / "solutions", fs::copy_options::recursive);
   }
   ~ScratchRoot() {
     std::error_code ignored;

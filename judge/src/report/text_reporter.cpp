@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include "check/compare.hpp"
@@ -26,12 +25,6 @@ constexpr std::size_t kMessageLines = 4;  // a longer message is cut; the JSON h
 // the code printed; later ones their message (the JSON has all of it).
 constexpr std::size_t kDetailedFailures = 3;
 constexpr const char* kIndent = "        ";
-
-// A line cut to `width` characters, with "..." when cut.
-std::string fit(const std::string& line, std::size_t width) {
-  if (character_count(line) <= width) return line;
-  return cap_characters(line, width > 3 ? width - 3 : 0, "...");
-}
 
 // The characters `text` shows, colour codes aside.
 std::size_t plain_size(const std::string& text) {
@@ -60,19 +53,6 @@ std::string fit_left(const std::string& line, std::size_t width) {
   return "..." + line.substr(at);
 }
 
-// `text`, escaped for the terminal, a line at a time behind `prefix`, each
-// cut to `width`.
-std::string indent(const std::string& text, const std::string& prefix, std::size_t max_lines, std::size_t width) {
-  std::istringstream in(text);
-  std::string line, out;
-  std::size_t count = 0;
-  while (std::getline(in, line)) {
-    if (count++ < max_lines) out += fit(prefix + terminal_safe(line), width) + "\n";
-  }
-  if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
-  return out;
-}
-
 // `text` word-wrapped to `width`: its first line behind `first`, the rest
 // behind `rest`; at most `max_lines` lines, the last marked when cut.
 std::string hanging(const std::string& first, const std::string& rest, const std::string& text, std::size_t width,
@@ -82,7 +62,7 @@ std::string hanging(const std::string& first, const std::string& rest, const std
   std::string out;
   for (std::size_t i = 0; i < lines.size() && i < max_lines; ++i) {
     bool cut = i + 1 == max_lines && lines.size() > max_lines;
-    out += (i == 0 ? first : rest) + (cut ? fit(lines[i] + " ...", room) : lines[i]) + "\n";
+    out += (i == 0 ? first : rest) + (cut ? fit_characters(lines[i] + " ...", room) : lines[i]) + "\n";
   }
   return out;
 }
@@ -100,7 +80,7 @@ std::string fitted_value(const nlohmann::json& value, std::size_t width) {
     text = brief(value, items);
     if (character_count(text) <= width) return text;
   }
-  return fit(text, width);
+  return fit_characters(text, width);
 }
 
 class TextReporter : public Reporter {
@@ -143,11 +123,11 @@ class TextReporter : public Reporter {
       fmt::print(out_, "  (only the first {} failures show their input; `--format json` has every case's)\n",
                  kDetailedFailures);
     if (result.verdict == Verdict::kCompileError) {
-      fmt::print(out_, "{}\n", indent(result.message, "  ", 60, width_));
+      fmt::print(out_, "{}\n", indent_lines(result.message, "  ", 60, width_));
     }
     // Hints come once every case is known: they compare all the failures.
     for (const Hint& hint : result.hints) {
-      std::string label = fit(fmt::format("hint ({}):", explained(hint)), width_ - 2);
+      std::string label = fit_characters(fmt::format("hint ({}):", explained(hint)), width_ - 2);
       fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label), hanging("    ", "    ", hint.mistake, width_, 8));
     }
     std::size_t passed = 0;
@@ -200,7 +180,7 @@ class TextReporter : public Reporter {
     std::size_t fixed = plain_size(where) + 2 + time.size() + verdict.size();
     std::string line = fmt::format("{}{:<40} {:>12}{}", where, name, time, verdict);
     if (plain_size(line) > width_)
-      line = fmt::format("{}{}  {}{}", where, fit(name, std::max<std::size_t>(width_, fixed + 8) - fixed), time, verdict);
+      line = fmt::format("{}{}  {}{}", where, fit_characters(name, std::max<std::size_t>(width_, fixed + 8) - fixed), time, verdict);
     fmt::print(out_, "{}\n", line);
     if (ok) {
       if (!test.message.empty()) fmt::print(out_, "{}", labelled("note: ", test.message, width_, kMessageLines));
@@ -218,10 +198,10 @@ class TextReporter : public Reporter {
     if (++failures_shown_ > kDetailedFailures) return;
     if (!test.note.empty()) fmt::print(out_, "{}", labelled("case:     ", test.note, width_, 3));
     if (!test.input.is_null()) print_input(test.input);
-    if (!test.details.empty()) fmt::print(out_, "{}", indent(test.details, kIndent, 12, width_));
+    if (!test.details.empty()) fmt::print(out_, "{}", indent_lines(test.details, kIndent, 12, width_));
     if (!test.output.empty()) {
       fmt::print(out_, "{}your code printed:\n{}", kIndent,
-                 indent(test.output, std::string(kIndent) + "| ", kPrintedLinesShown, width_));
+                 indent_lines(test.output, std::string(kIndent) + "| ", kPrintedLinesShown, width_));
     }
   }
 
@@ -245,7 +225,7 @@ class TextReporter : public Reporter {
       const Repeat& repeat = entry->second;
       if (repeat.more == 0) continue;
       const std::string& message = entry->first.second;
-      std::string line = fit(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
+      std::string line = fit_characters(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
                                          terminal_safe(message.substr(0, message.find('\n')))),
                              width_);
       fmt::print(out_, "{}\n", line.replace(2, 4, paint(colour_, Tone::kFail, "FAIL")));

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "check/compare.hpp"
+#include "spec/result_codec.hpp"
 #include "spec/verdict.hpp"
 #include "util/text.hpp"
 
@@ -103,24 +104,9 @@ std::string draws_text(const TryResult& result, bool full) {
   return out;
 }
 
-json finite(const json& value) {
-  if (value.is_number_float()) {
-    double v = value.get<double>();
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    return value;
-  }
-  if (value.is_array() || value.is_object()) {
-    json out = value;
-    for (auto& item : out) item = finite(item);
-    return out;
-  }
-  return value;
-}
-
 json side_json(const TrySide& side) {
   json out = {{"returned", side.returned}, {"printed", side.printed}};
-  if (side.returned && !side.value.is_null()) out["value"] = finite(side.value);
+  if (side.returned && !side.value.is_null()) out["value"] = with_named_non_finite(side.value);
   if (!side.returned) {
     out["threw_invalid_argument"] = side.threw_invalid_argument;
     out["verdict"] = verdict_name(side.verdict);
@@ -162,7 +148,7 @@ json try_json(const TryResult& result) {
               {"op", result.op},
               {"solution", result.solution},
               {"mode", try_mode_name(result.mode)},
-              {"input", finite(result.input)},
+              {"input", with_named_non_finite(result.input)},
               {"tolerance", {{"atol", result.tolerance.atol}, {"rtol", result.tolerance.rtol}}},
               {"compiled", result.compiled},
               {"agree", result.agree},
@@ -180,7 +166,7 @@ json try_json(const TryResult& result) {
   out["draws"] = result.draws;
   json seeds = json::array(), tallies = json::array();
   for (const SeedRow& row : result.seeds)
-    seeds.push_back({{"seed", row.seed}, {"yours", finite(row.yours)}, {"reference", finite(row.reference)}});
+    seeds.push_back({{"seed", row.seed}, {"yours", with_named_non_finite(row.yours)}, {"reference", with_named_non_finite(row.reference)}});
   for (const Tally& tally : result.tallies) tallies.push_back(tally_json(tally));
   out["seeds"] = seeds;
   out["tallies"] = tallies;

@@ -21,8 +21,6 @@ json returned_excerpt(const json& returned) {
   return {{"excerpt", std::move(first)}, {"items", returned.is_array() ? returned.size() : 1}, {"bytes", text.size()}};
 }
 
-namespace {
-// JSON has no infinities or NaN; an input of logits often holds -inf.
 json with_named_non_finite(const json& value) {
   if (value.is_number_float()) {
     double number = value.get<double>();
@@ -35,7 +33,6 @@ json with_named_non_finite(const json& value) {
   for (auto& item : out) item = with_named_non_finite(item);
   return out;
 }
-}  // namespace
 
 json test_to_json(const TestResult& test, ResultForm form) {
   json out = {{"name", test.name},

@@ -20,6 +20,10 @@ namespace judge {
 
 enum class ResultForm { kPublic, kFull };
 
+// `value` with each infinity and NaN as the string "inf", "-inf" or "nan":
+// JSON has none, and an input of logits often holds -inf.
+nlohmann::json with_named_non_finite(const nlohmann::json& value);
+
 nlohmann::json test_to_json(const TestResult& test, ResultForm form);
 nlohmann::json result_to_json(const ProblemResult& result, ResultForm form);
 

@@ -125,12 +125,20 @@ std::string terminal_safe(std::string_view text) {
   return out;
 }
 
-std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines) {
+std::string fit_characters(const std::string& line, std::size_t width) {
+  if (character_count(line) <= width) return line;
+  return cap_characters(line, width > 3 ? width - 3 : 0, "...");
+}
+
+std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines,
+                         std::size_t width) {
   std::istringstream in(text);
   std::string line, out;
   std::size_t count = 0;
   while (std::getline(in, line)) {
-    if (count++ < max_lines) out += prefix + terminal_safe(line) + "\n";
+    if (count++ >= max_lines) continue;
+    std::string shown = prefix + terminal_safe(line);
+    out += (width ? fit_characters(shown, width) : shown) + "\n";
   }
   if (count > max_lines) out += fmt::format("{}... ({} more lines)\n", prefix, count - max_lines);
   return out;

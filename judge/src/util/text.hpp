@@ -49,8 +49,13 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 // move the cursor, recolour, rewrite a line nor reach the clipboard.
 std::string terminal_safe(std::string_view text);
 
+// `line` cut to `width` characters, with "..." at its end when cut.
+std::string fit_characters(const std::string& line, std::size_t width);
+
 // `text`, made terminal_safe, a line at a time behind `prefix`: at most
-// `max_lines` lines, then "... (N more lines)".
-std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines);
+// `max_lines` lines, then "... (N more lines)"; with a `width`, each line
+// (prefix included) cut to it.
+std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines,
+                         std::size_t width = 0);
 
 }  // namespace judge
