@@ -8,7 +8,11 @@
 # Usage: bench/run.sh [PROBLEM...]   (default: every problem)
 #   JUDGE=PATH   time another build of the judge (its own checkout's problems)
 #   RUNS=N       runs per median (default 3)
-#   GRADE=0      skip the grade throughput; LATENCY=0 skip the latency table
+#   GRADE=0      skip the grade throughput; LATENCY=0 skip the latency table;
+#   NAIVE=0      skip the reference-against-naive throughput
+#   BASE=PATH    pair the grade throughput with another build of the judge:
+#                the two graded alternately, RUNS times each, and the median
+#                of the per-pair ratios printed
 # Figures are medians; see docs/performance.md for how to read them.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -111,20 +115,44 @@ make_class() {  # problem dir
     cat "$package/reference.hpp"; } >"$2/student_hang.hpp"
 }
 
+grade_seconds() {  # judge problem class -> seconds for grading the class, nothing cached
+  local cache start
+  cache=$(mktemp -d "$work/grade-cache-XXXXXX")
+  rm -rf "$3/.judge-grade"
+  start=$(now)
+  JUDGE_CACHE_DIR="$cache" "$1" grade "$2" "$3" >/dev/null 2>&1 || true
+  seconds "$start" "$(now)"
+  rm -rf "$cache" "$3/.judge-grade"
+}
+per_minute() { awk -v s="$1" 'BEGIN { printf "%.1f", 40 * 60 / s }'; }
+
 if [ "${GRADE:-1}" != 0 ]; then
   echo
   echo "judge grade throughput, a class of 40 (correct, wrong, crashing, the stub, one hang), nothing cached:"
   for problem in "${problems[@]}"; do
     class="$work/class-$problem"
     make_class "$problem" "$class"
-    start=$(now)
-    JUDGE_CACHE_DIR="$work/grade-cache-$problem" "$judge" grade "$problem" "$class" >/dev/null 2>&1 || true
-    elapsed=$(seconds "$start" "$(now)")
-    printf "  %-21s %6.1f s  %6.1f submissions per minute\n" "$problem" "$elapsed" \
-      "$(awk -v s="$elapsed" 'BEGIN { print 40 * 60 / s }')"
+    if [ -z "${BASE:-}" ]; then
+      elapsed=$(grade_seconds "$judge" "$problem" "$class")
+      printf "  %-21s %6.1f s  %6.1f submissions per minute\n" "$problem" "$elapsed" "$(per_minute "$elapsed")"
+      continue
+    fi
+    # Paired: the base and this judge alternately, so that a change in the
+    # machine's load hits both; the ratio is base seconds / these seconds.
+    pairs=$(for ((i = 1; i <= runs; ++i)); do
+      b=$(grade_seconds "$BASE" "$problem" "$class")
+      c=$(grade_seconds "$judge" "$problem" "$class")
+      echo "$b $c"
+    done)
+    base_median=$(echo "$pairs" | awk '{ print $1 }' | median)
+    this_median=$(echo "$pairs" | awk '{ print $2 }' | median)
+    pair_ratio=$(echo "$pairs" | awk '{ print $1 / $2 }' | median)
+    printf "  %-21s base %6.1f/min  this %6.1f/min  paired ratio %s (median of %d)\n" "$problem" \
+      "$(per_minute "$base_median")" "$(per_minute "$this_median")" "$pair_ratio" "$runs"
   done
 fi
 
+[ "${NAIVE:-1}" != 0 ] || exit 0
 echo
 echo "throughput (median ms per call)"
 bench_one() {  # macro solution label
