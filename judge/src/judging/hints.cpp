@@ -13,6 +13,7 @@
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "judging/mistake_results.hpp"
 #include "run/runner_session.hpp"
 #include "sandbox/limits.hpp"
 #include "spec/typed_values.hpp"
@@ -22,11 +23,12 @@
 namespace judge {
 
 struct HintFinder::Runner {
-  Runner(const KnownSolution& solution, std::string binary, const Problem& problem)
-      : solution(solution), session(std::move(binary), limits_for(problem, /*sanitize=*/false)) {}
+  Runner(const KnownSolution& solution, std::string binary, const Problem& problem, MistakeResults stored)
+      : solution(solution), session(std::move(binary), limits_for(problem, /*sanitize=*/false)), stored(std::move(stored)) {}
   const KnownSolution& solution;
-  RunnerSession session;
+  RunnerSession session;              // started at its first call: not at all when every result is stored
   std::map<std::string, TestResult> results;  // by case name
+  MistakeResults stored;              // its untimed results of earlier runs
 };
 
 HintFinder::HintFinder(const Paths& paths, const Problem& problem, SolutionsIndex index)
@@ -103,13 +105,24 @@ bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b
 void HintFinder::build_wrong_runners() {
   // Every wrong solution at once: on a fresh checkout this is the slow
   // part, later runs find them in the cache.
+  auto reference_build = std::async(std::launch::async, [&] {
+    return build_runner(paths_, problem_, index_.reference, "reference solution");
+  });
   std::vector<std::future<BuildOutcome>> builds;
   for (const KnownSolution& wrong : index_.wrong)
     builds.push_back(
         std::async(std::launch::async, [&] { return build_runner(paths_, problem_, wrong.file, wrong.display); }));
+  BuildOutcome reference = reference_build.get();
+  if (reference.ok)
+    reference_binary_ = reference.binary;
+  else
+    oracle_failed_ = true;
+  const std::string problem_key = mistake_problem_key(problem_);
   for (std::size_t i = 0; i < builds.size(); ++i) {
     BuildOutcome built = builds[i].get();
-    if (built.ok) runners_.push_back(std::make_unique<Runner>(index_.wrong[i], built.binary, problem_));
+    if (built.ok)
+      runners_.push_back(std::make_unique<Runner>(index_.wrong[i], built.binary, problem_,
+                                                  MistakeResults(paths_, problem_key, built.binary, reference_binary_)));
   }
 }
 
@@ -121,16 +134,13 @@ nlohmann::json HintFinder::reference(const std::string& op, const nlohmann::json
 const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, bool timing) {
   auto cached = wrong.results.find(test.name);
   if (cached != wrong.results.end()) return &cached->second;
+  if (!timing)
+    if (std::optional<TestResult> stored = wrong.stored.find(test.name))
+      return &wrong.results.emplace(test.name, std::move(*stored)).first->second;
   {
     std::lock_guard<std::mutex> lock(oracle_mutex_);
-    if (!oracle_ && !oracle_failed_) {
-      BuildOutcome reference = build_runner(paths_, problem_, index_.reference, "reference solution");
-      if (reference.ok)
-        oracle_ = std::make_unique<ReferenceOracle>(problem_, reference.binary);
-      else
-        oracle_failed_ = true;
-    }
-    if (!oracle_) return nullptr;
+    if (oracle_failed_) return nullptr;
+    if (!oracle_) oracle_ = std::make_unique<ReferenceOracle>(problem_, reference_binary_);
   }
   CheckContext context{problem_, test, wrong.session,
                        [&](const std::string& op, const nlohmann::json& args) { return reference(op, args); }};
@@ -140,7 +150,9 @@ const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, boo
   };
   if (!timing) context.timing_off_reason = "speed is not compared while looking for a known mistake";
   try {
-    return &wrong.results.emplace(test.name, find_checker(test.check)->run(context)).first->second;
+    TestResult result = find_checker(test.check)->run(context);
+    if (!timing) wrong.stored.remember(test.name, result);
+    return &wrong.results.emplace(test.name, std::move(result)).first->second;
   } catch (const JudgeFault&) {
     return nullptr;  // this comparison is lost, not the others
   }
@@ -222,6 +234,8 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
       if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
     }
   }
+
+  for (const std::unique_ptr<Runner>& runner : runners_) runner->stored.save();
 
   // One failure alike among many is a coincidence (two different mistakes
   // can both put every draw on one token), not the learner's mistake.

@@ -47,7 +47,8 @@ class HintFinder {
  private:
   struct Runner;
   void build_wrong_runners();
-  // How `wrong` fares on `test` (inputs expanded): run once, then remembered.
+  // How `wrong` fares on `test` (inputs expanded): run once, then remembered,
+  // on disk too when untimed (mistake_results.hpp).
   // Speed is compared with the reference only when `timing`. Null when the
   // comparison could not be made (the reference does not build, a judge
   // fault).
@@ -63,7 +64,8 @@ class HintFinder {
   SolutionsIndex index_;
   std::vector<std::unique_ptr<Runner>> runners_;  // one per known-wrong solution that builds
   std::mutex oracle_mutex_;                       // the wrong solutions run on several threads
-  std::unique_ptr<ReferenceOracle> oracle_;
+  std::string reference_binary_;  // built with the known mistakes
+  std::unique_ptr<ReferenceOracle> oracle_;  // started at the first result not stored
   bool oracle_failed_ = false;
 };
 
