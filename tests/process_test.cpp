@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -529,6 +530,55 @@ TEST_F(FakeRunnerTest, ACallsCpuTimeIsTheWholeRunnersByTheKernel) {
   EXPECT_GE(call.cpu_ms, 150) << "the helper thread's CPU time was not counted";
   EXPECT_LT(call.cpu_ms, 1000);
   EXPECT_GE(call.wall_ms, 190);
+}
+
+// The command name (truncated to 15 bytes by the kernel) and parent of each
+// process whose parent is one of `parents`.
+std::vector<std::pair<pid_t, std::string>> children_of(const std::set<pid_t>& parents) {
+  std::vector<std::pair<pid_t, std::string>> found;
+  std::error_code error;
+  for (auto it = fs::directory_iterator("/proc", error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    const fs::directory_entry& entry = *it;
+    std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat_file(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+    std::size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parents.count(parent)) found.emplace_back(std::stoi(name), stat.substr(open + 1, close - open - 1));
+  }
+  return found;
+}
+
+TEST_F(FakeRunnerTest, TheProcessesThatWaitForASandboxedRunnerAreNoCopiesOfTheJudge) {
+  // Forks of the judge that lived as long as the runner would share every
+  // page of the judge copy-on-write, and each page the judge wrote would be
+  // copied: they become judge-sandbox-init instead.
+  if (!sandbox_support().namespaces) GTEST_SKIP() << "no namespaces here: the runner is the judge's own child";
+  std::set<pid_t> earlier;  // children other tests of this process left
+  for (const auto& [pid, name] : children_of({getpid()})) earlier.insert(pid);
+  RunnerSession session(install_fake("silent").string(), RunnerLimits{});
+  std::thread caller([&] { session.call("op", nlohmann::json::object(), 1500); });
+  std::vector<std::pair<pid_t, std::string>> outer, inner;
+  for (auto until = Clock::now() + std::chrono::seconds(1); Clock::now() < until && inner.empty();) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    outer.clear();
+    for (const auto& child : children_of({getpid()}))
+      if (!earlier.count(child.first)) outer.push_back(child);
+    std::set<pid_t> outer_pids;
+    for (const auto& [pid, name] : outer) outer_pids.insert(pid);
+    inner = children_of(outer_pids);
+  }
+  caller.join();
+  ASSERT_EQ(outer.size(), 1u) << "the runner's outer process was not seen";
+  ASSERT_EQ(inner.size(), 1u) << "the PID namespace's first process was not seen";
+  EXPECT_EQ(outer[0].second, "judge-sandbox-i");
+  EXPECT_EQ(inner[0].second, "judge-sandbox-i");
 }
 
 TEST_F(FakeRunnerTest, SharedDevicesKeepTheirOwner) {

@@ -29,12 +29,15 @@
 #include "sandbox/cleanup.hpp"
 #include "sandbox/identity.hpp"
 #include "sandbox/landlock.hpp"
+#include "sandbox/namespace_waiters.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/view.hpp"
 #include "util/files.hpp"
 
 namespace judge {
 namespace {
+namespace fs = std::filesystem;
+
 void set_limit(int resource, std::uint64_t value) {
   rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
   setrlimit(resource, &limit);
@@ -60,6 +63,9 @@ struct ChildPlan {
   const PreparedView* view = nullptr;     // sandboxed children only
   const SyscallFilter* filter = nullptr;  // sandboxed children, where seccomp is available
   int exec_fd = -1;
+  // judge-sandbox-init, opened before fork (-1 where it is missing): the
+  // processes that wait in namespaces become it (namespace_waiters.hpp).
+  int init_fd = -1;
 };
 
 void close_descriptors_range(unsigned first, unsigned last) {
@@ -90,9 +96,9 @@ struct ChildFailure {
 // entries are ignored). close_range (Linux 5.9) covers descriptors above
 // any fixed bound; a loop to the descriptor limit where it is missing.
 void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
-  int keep[4] = {-1, -1, -1, -1};
-  std::copy_n(kept_list.begin(), std::min<std::size_t>(kept_list.size(), 4), keep);
-  std::sort(keep, keep + 4);
+  int keep[6] = {-1, -1, -1, -1, -1, -1};
+  std::copy_n(kept_list.begin(), std::min<std::size_t>(kept_list.size(), 6), keep);
+  std::sort(keep, keep + 6);
   unsigned from = static_cast<unsigned>(first);
   for (int kept : keep) {
     if (kept < first || static_cast<unsigned>(kept) < from) continue;
@@ -100,21 +106,6 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
     from = static_cast<unsigned>(kept) + 1;
   }
   close_descriptors_range(from, ~0u);
-}
-
-// Ends this process the way `status` says another ended.
-[[noreturn]] void mirror_status(int status) {
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, nullptr);
-    kill(getpid(), sig);
-    _exit(128 + sig);
-  }
-  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
 }
 
 [[noreturn]] void become_program(const SpawnSpec& spec, const ChildPlan& plan) {
@@ -153,6 +144,30 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
   fail_in_child(plan.error_pipe, "execvp");
 }
 
+// Writes `value` in decimal into `out` (at least 12 bytes) without
+// allocating, as code between fork and exec must.
+void format_decimal(long value, char* out) {
+  char digits[24];
+  int count = 0;
+  do digits[count++] = static_cast<char>('0' + value % 10);
+  while ((value /= 10) > 0 && count < 20);
+  for (int i = 0; i < count; ++i) out[i] = digits[count - 1 - i];
+  out[count] = '\0';
+}
+
+// Becomes judge-sandbox-init in `role` (namespace_waiters.hpp), waiting for
+// `pid` with `fd`; returns only where that program could not be executed,
+// and the caller then waits as this fork of the judge.
+void become_waiter(int init_fd, const char* role, pid_t pid, int fd) {
+  if (init_fd < 0) return;
+  char pid_text[24], fd_text[24];
+  format_decimal(pid, pid_text);
+  format_decimal(fd, fd_text);
+  char* argv[] = {const_cast<char*>("judge-sandbox-init"), const_cast<char*>(role), pid_text, fd_text, nullptr};
+  char* envp[] = {nullptr};
+  syscall(SYS_execveat, init_fd, "", argv, envp, AT_EMPTY_PATH);
+}
+
 // Inside new namespaces: this process stays outside them and mirrors how
 // the program ended; a second process is PID 1 of the new namespace (its
 // exit kills everything left inside) and a third runs the program.
@@ -178,30 +193,14 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
       close(status_pipe[1]);
       become_program(spec, plan);
     }
-    close_descriptors_from(0, {status_pipe[1]});
-    int status = 0;
-    for (;;) {
-      int reaped_status = 0;
-      pid_t reaped = wait(&reaped_status);
-      if (reaped == program) {
-        status = reaped_status;
-        break;
-      }
-      if (reaped < 0 && errno != EINTR) break;
-    }
-    [[maybe_unused]] ssize_t n = write(status_pipe[1], &status, sizeof status);
-    _exit(0);  // as PID 1, takes every process left in the namespace with it
+    close_descriptors_from(0, {status_pipe[1], plan.init_fd});
+    become_waiter(plan.init_fd, "pid1", program, status_pipe[1]);
+    sandbox_wait::serve_as_pid1(program, status_pipe[1]);
   }
   close(status_pipe[1]);
-  close_descriptors_from(0, {status_pipe[0]});
-  int status = 0;
-  ssize_t got;
-  do got = read(status_pipe[0], &status, sizeof status);
-  while (got < 0 && errno == EINTR);
-  int init_status = 0;
-  while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {
-  }
-  mirror_status(got == static_cast<ssize_t>(sizeof status) ? status : init_status);
+  close_descriptors_from(0, {status_pipe[0], plan.init_fd});
+  become_waiter(plan.init_fd, "outer", init, status_pipe[0]);
+  sandbox_wait::serve_as_outer(init, status_pipe[0]);
 }
 
 // Runs in the child after fork: its group, standard descriptors, channel
@@ -226,7 +225,7 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
   // Keep the error pipe (close-on-exec) so exec failures reach the parent;
   // the cgroup's descriptor goes too.
   close_descriptors_from(spec.channel_fd >= 0 ? 4 : 3,
-                         {plan.error_pipe, plan.exec_fd, plan.map_request, plan.map_done});
+                         {plan.error_pipe, plan.exec_fd, plan.map_request, plan.map_done, plan.init_fd});
   if (!plan.namespaces) become_program(spec, plan);
   run_in_namespaces(spec, plan);
 }
@@ -321,6 +320,28 @@ struct IdMapPipes {
   }
 };
 
+// judge-sandbox-init beside the running executable (the judge's build or
+// install puts it beside `judge`); empty where it is not there, and the
+// waiting processes stay forks of the judge.
+const std::string& sandbox_init_program() {
+  static const std::string path = [] {
+    std::error_code error;
+    fs::path beside = fs::read_symlink("/proc/self/exe", error).parent_path() / "judge-sandbox-init";
+    return !error && access(beside.c_str(), X_OK) == 0 ? beside.string() : std::string();
+  }();
+  return path;
+}
+
+// The parent's copies of the plan's descriptors, closed once the child has
+// its own (or was never started).
+struct PlanDescriptors {
+  ChildPlan* plan;
+  ~PlanDescriptors() {
+    for (int fd : {plan->exec_fd, plan->init_fd})
+      if (fd >= 0) close(fd);
+  }
+};
+
 // Fills in the sandbox's part of `plan`, which points into `view`.
 bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<PreparedView>* view, std::string* error) {
   const SandboxSupport& support = sandbox_support();
@@ -345,11 +366,14 @@ bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<Prepared
     *error = fmt::format("open {}: {}", spec.argv[0], std::strerror(errno));
     return false;
   }
+  if (plan->namespaces) {
+    const std::string& init = sandbox_init_program();
+    if (!init.empty()) plan->init_fd = open(init.c_str(), O_PATH | O_CLOEXEC);
+  }
   if (!support.drop_to_nobody) return true;
   for (const SandboxMount& mount : spec.sandbox_view.mounts) {
     if (!mount.owned_by_child || chown(mount.host.c_str(), plan->runner_uid, kNobody) == 0) continue;
     *error = fmt::format("chown {}: {}", mount.host, std::strerror(errno));
-    close(std::exchange(plan->exec_fd, -1));
     return false;
   }
   return true;
@@ -367,23 +391,19 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = c_strings(spec.env);
   ChildPlan plan{argv.data(), envp.data(), pipes.out[1], pipes.err[1], pipes.status[1]};
+  PlanDescriptors plan_descriptors{&plan};
   std::optional<PreparedView> view;
   if (spec.sandbox && !plan_sandbox(spec, &plan, &view, error)) return nullptr;
   IdMapPipes map_pipes;
-  if (plan.drop_privileges && !plan.support->drop_to_nobody && !map_pipes.open(&plan, error)) {
-    if (plan.exec_fd >= 0) close(plan.exec_fd);
-    return nullptr;
-  }
+  if (plan.drop_privileges && !plan.support->drop_to_nobody && !map_pipes.open(&plan, error)) return nullptr;
   rusage own{};
   getrusage(RUSAGE_SELF, &own);
   pid_t pid = fork();
   if (pid < 0) {
     *error = fmt::format("fork: {}", std::strerror(errno));
-    if (plan.exec_fd >= 0) close(plan.exec_fd);
     return nullptr;
   }
   if (pid == 0) exec_child(spec, plan);
-  if (plan.exec_fd >= 0) close(plan.exec_fd);
   setpgid(pid, pid);  // also in the parent, so a kill right after spawn reaches the group
   register_process_group(pid);
   pipes.close_child_ends();
