@@ -336,6 +336,34 @@ TEST(Gradescope, OnePointPerCaseAndACompileErrorKeepsTheMaximum) {
   EXPECT_EQ(out["tests"][2]["output"], "time_limit_exceeded: no reply within 2000 ms");
 }
 
+// Students see the samples at once and the hidden cases when the course
+// says (after_published unless told otherwise), compile error or not.
+TEST(Gradescope, HiddenCasesGetTheChosenVisibility) {
+  Problem problem;
+  problem.slug = "top_p";
+  TestCase sample, hidden;
+  sample.name = "example_1";
+  hidden.name = "nasty <case> & \"name\"";
+  hidden.hidden = true;
+  problem.samples = {sample};
+  problem.hidden = {hidden};
+  ProblemResult result = wrong_result();
+  result.tests.resize(2);
+  result.tests[1].hidden = true;
+  auto visibilities = [&](std::unique_ptr<Reporter> (*make)(std::FILE*), const ProblemResult& judged) {
+    nlohmann::json out = nlohmann::json::parse(render(make, {judged}, &problem));
+    std::vector<std::string> seen;
+    for (const auto& test : out["tests"]) seen.push_back(test["visibility"]);
+    return seen;
+  };
+  EXPECT_EQ(visibilities(make_gradescope_reporter, result),
+            (std::vector<std::string>{"visible", "after_published"}));
+  EXPECT_EQ(visibilities(make_gradescope_reporter, compile_error_result()),
+            (std::vector<std::string>{"visible", "after_published"}));
+  auto hidden_until_due = [](std::FILE* out) { return make_gradescope_reporter(out, "after_due_date"); };
+  EXPECT_EQ(visibilities(+hidden_until_due, result), (std::vector<std::string>{"visible", "after_due_date"}));
+}
+
 TEST(CapCharacters, CountsCharactersNotBytes) {
   EXPECT_EQ(cap_characters("\xc3\xa9\xc3\xa9\xc3\xa9", 2, "!"), "\xc3\xa9\xc3\xa9!");
   EXPECT_EQ(cap_characters("abc", 3, "!"), "abc");

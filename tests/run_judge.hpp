@@ -40,11 +40,11 @@ inline std::vector<std::string> judge_environment(const std::vector<std::string>
   return env;
 }
 
-// Runs the judge with `args` from the repository root and waits for it.
-inline JudgeRun run_judge(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
+// Runs `argv` (a program and its arguments; the judge, or a script that
+// runs it) from the repository root and waits for it.
+inline JudgeRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {}) {
   SpawnSpec spec;
-  spec.argv = {JUDGE_BINARY};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.argv = argv;
   spec.env = judge_environment(extra_env);
   spec.working_dir = JUDGE_SOURCE_DIR;
   std::string error;
@@ -68,6 +68,13 @@ inline JudgeRun run_judge(const std::vector<std::string>& args, const std::vecto
   run.out = out.head;
   run.err = err.head;
   return run;
+}
+
+// Runs the judge with `args` from the repository root and waits for it.
+inline JudgeRun run_judge(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
+  std::vector<std::string> argv = {JUDGE_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_program(argv, extra_env);
 }
 
 // Reads a running child's output until `done(stdout so far)` holds or

@@ -51,6 +51,7 @@ std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_try_command();
 std::unique_ptr<Command> make_watch_command();
 std::unique_ptr<Command> make_grade_command();
+std::unique_ptr<Command> make_export_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_new_command();
 std::unique_ptr<Command> make_doctor_command();

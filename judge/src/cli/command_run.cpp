@@ -27,6 +27,7 @@ struct RunOptions {
   bool sanitize = false;      // --sanitize: ASan + UBSan build of the learner's runner
   unsigned jobs = 0;          // --jobs: cases (problems, with several) judged at once; 0: one per core
   std::string format = "text";
+  std::string hidden_visibility;  // --hidden-visibility (gradescope)
 };
 
 // One problem to judge, and what came of it.
@@ -50,6 +51,10 @@ std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& optio
   for (const std::string& slug : options.slugs)
     problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
   if (!options.solution_file.empty() && problems.size() != 1) throw JudgeFault{"--solution needs exactly one problem"};
+  if (format_takes_one_problem(options.format) && (options.all || problems.size() != 1))
+    throw JudgeFault{fmt::format("run: --format {} reports one problem per run; give exactly one PROBLEM", options.format)};
+  if (!options.hidden_visibility.empty() && options.format != "gradescope")
+    throw JudgeFault{"run: --hidden-visibility is for --format gradescope"};
   if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
     throw JudgeFault{fmt::format("--solution: no such file '{}'", options.solution_file)};
   return problems;
@@ -87,11 +92,39 @@ class RunCommand : public Command {
                     "runners judging cases at once, or problems with --all (default: one per core)")
         ->check(CLI::Range(1u, 64u));
     command.add_option("--format", options_.format, "output format")->check(CLI::IsMember(output_format_names()));
+    command
+        .add_option("--hidden-visibility", options_.hidden_visibility,
+                    fmt::format("gradescope: when students see hidden cases (default {})", kGradescopeHiddenDefault))
+        ->check(CLI::IsMember(gradescope_visibilities()));
   }
 
   int run(const CommandContext& context) override {
+    try {
+      return run_reported(context);
+    } catch (const JudgeFault& fault) {
+      report_judge_failure(fault.message);
+      throw;
+    } catch (const SpecError& error) {
+      report_judge_failure(error.message);
+      throw;
+    }
+  }
+
+ private:
+  // A platform that reads only the results file still learns why there
+  // are no results (stderr and the exit status say it too).
+  void report_judge_failure(const std::string& message) const {
+    std::string document = judge_failure_document(options_.format, "judge: " + message);
+    if (document.empty()) return;
+    std::fputs(document.c_str(), stdout);
+    std::fflush(stdout);
+  }
+
+  int run_reported(const CommandContext& context) {
     std::vector<Problem> problems = problems_to_run(context.paths, options_);
-    reporter_ = make_reporter(options_.format, stdout);
+    ReportOptions report;
+    if (!options_.hidden_visibility.empty()) report.gradescope_hidden_visibility = options_.hidden_visibility;
+    reporter_ = make_reporter(options_.format, stdout, report);
     std::vector<Job> jobs;
     std::vector<std::string> not_started;
     for (const Problem& problem : problems) {
@@ -110,7 +143,6 @@ class RunCommand : public Command {
     return all_accepted_ && not_started.empty() ? 0 : 1;
   }
 
- private:
   // One problem: each case is reported as it finishes.
   void run_one(const Paths& paths, Job& job) {
     reporter_->begin_problem(*job.problem, job.request.display_name);

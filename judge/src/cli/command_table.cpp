@@ -55,6 +55,8 @@ const std::vector<CommandEntry>& command_table() {
       {"run", "judge your solution (or --solution FILE, or --reference)", make_run_command},
       {"try", "run one op on your own --input beside the reference, and show the difference", make_try_command},
       {"grade", "judge every solution file in DIR, in parallel, resumably; CSV and JSON summary", make_grade_command},
+      {"export", "write a course platform's autograder: judge export gradescope PROBLEM... --out autograder.zip",
+       make_export_command},
       {"watch", "judge your solution again on every save (Ctrl-C to stop)", make_watch_command},
       {"completion", "print a shell completion script (see README)", make_completion_command},
       {"__slugs", "the problem slugs, one a line (for completion)", make_slugs_command, /*hidden=*/true},

@@ -43,7 +43,9 @@ bool is_solution_name(const std::string& name) {
 
 std::string capped(const std::string& text) { return cap_characters(text, kMessageLimit, "\n[... cut]"); }
 
-json row_json(const GradeRow& row) {
+}  // namespace
+
+json grade_row_json(const GradeRow& row) {
   return {{"submission", row.submission},
           {"verdict", row.verdict},
           {"passed", row.passed},
@@ -54,7 +56,7 @@ json row_json(const GradeRow& row) {
           {"key", row.key}};
 }
 
-std::optional<GradeRow> row_from_json(const json& data) {
+std::optional<GradeRow> grade_row_from_json(const json& data) {
   try {
     GradeRow row;
     row.submission = data.at("submission");
@@ -71,6 +73,23 @@ std::optional<GradeRow> row_from_json(const json& data) {
   }
 }
 
+unsigned shard_of_submission(const std::string& name, unsigned count) {
+  Fingerprint hash;
+  hash.add(name);
+  return static_cast<unsigned>(std::stoull(hash.hex().substr(0, 15), nullptr, 16) % count);
+}
+
+void parse_shard(const std::string& text, GradeOptions* options) {
+  unsigned index = 0, count = 0;
+  char slash = 0, rest = 0;
+  if (std::sscanf(text.c_str(), "%u%c%u%c", &index, &slash, &count, &rest) != 3 || slash != '/' || index < 1 ||
+      count < 1 || index > count || count > 10000)
+    throw JudgeFault{fmt::format("grade: --shard {}: expected K/N with 1 <= K <= N (e.g. 3/8)", text)};
+  options->shard_index = index;
+  options->shard_count = count;
+}
+
+namespace {
 GradeRow row_from_result(const ProblemResult& result) {
   GradeRow row;
   row.verdict = verdict_name(result.verdict);
@@ -258,7 +277,7 @@ std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& probl
     std::optional<GradeRow> stored;
     if (std::optional<std::string> text = read_file((results_dir / result_file_name(row.submission)).string())) {
       json data = json::parse(*text, nullptr, false);
-      if (!data.is_discarded()) stored = row_from_json(data);
+      if (!data.is_discarded()) stored = grade_row_from_json(data);
     }
     if (stored && stored->key == key && stored->verdict != kErrorVerdict) {
       row = *stored;
@@ -307,29 +326,11 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
   return row;
 }
 
-// summary.csv and summary.json; the tally printed. Returns the number of
-// rows the judge could not judge.
-std::size_t write_summary(const Problem& problem, const fs::path& report_dir, const std::vector<GradeRow>& rows) {
-  json summary_rows = json::array();
-  std::map<std::string, std::size_t> counts;
-  for (const GradeRow& row : rows) {
-    summary_rows.push_back(row_json(row));
-    ++counts[row.verdict];
-  }
-  std::string csv_file = (report_dir / "summary.csv").string(), json_file = (report_dir / "summary.json").string();
-  write_file_atomically(csv_file, grade_summary_csv(rows));
-  write_file_atomically(json_file, json_text(json{{"problem", problem.slug}, {"submissions", summary_rows}}, 2) + "\n");
-  std::vector<std::string> tally;
-  for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
-  fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
-             tally.empty() ? "none" : fmt::format("{}", fmt::join(tally, ", ")), display_path(csv_file),
-             display_path(json_file));
-  return counts.count(kErrorVerdict) ? counts[kErrorVerdict] : 0;
-}
-
 fs::path prepare_results_dir(const GradeOptions& options) {
-  fs::path report_dir =
-      options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+  fs::path report_dir = options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+  // Shards sharing a folder (on a shared file system) each keep their own report.
+  if (options.report_dir.empty() && options.shard_count > 0)
+    report_dir /= fmt::format("shard-{}-of-{}", options.shard_index, options.shard_count);
   fs::path results_dir = report_dir / "results";
   std::error_code error;
   fs::create_directories(results_dir, error);
@@ -342,6 +343,29 @@ fs::path prepare_results_dir(const GradeOptions& options) {
   return results_dir;
 }
 }  // namespace
+
+std::size_t write_grade_summary(const std::string& slug, const std::string& report_dir,
+                                const std::vector<GradeRow>& rows, const std::optional<ShardOfFolder>& shard) {
+  json summary_rows = json::array();
+  std::map<std::string, std::size_t> counts;
+  for (const GradeRow& row : rows) {
+    summary_rows.push_back(grade_row_json(row));
+    ++counts[row.verdict];
+  }
+  json summary = {{"problem", slug}, {"submissions", summary_rows}};
+  if (shard)
+    summary["shard"] = {{"index", shard->index}, {"count", shard->count}, {"folder_total", shard->folder_total}};
+  fs::path dir(report_dir);
+  std::string csv_file = (dir / "summary.csv").string(), json_file = (dir / "summary.json").string();
+  write_file_atomically(csv_file, grade_summary_csv(rows));
+  write_file_atomically(json_file, json_text(summary, 2) + "\n");
+  std::vector<std::string> tally;
+  for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
+  fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
+             tally.empty() ? "none" : fmt::format("{}", fmt::join(tally, ", ")), display_path(csv_file),
+             display_path(json_file));
+  return counts.count(kErrorVerdict) ? counts[kErrorVerdict] : 0;
+}
 
 std::string runner_could_act_as_the_judge() {
   const SandboxSupport& sandbox = sandbox_support();
@@ -364,13 +388,18 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   }
   Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
   std::vector<GradeRow> rows;
-  for (const std::string& name : find_submissions(options.dir)) {
+  std::vector<std::string> names = find_submissions(options.dir);
+  std::optional<ShardOfFolder> shard;
+  if (options.shard_count > 0) shard = ShardOfFolder{options.shard_index, options.shard_count, names.size()};
+  for (const std::string& name : names) {
+    if (shard && shard_of_submission(name, shard->count) != shard->index - 1) continue;
     rows.emplace_back();
     rows.back().submission = name;
   }
   fs::path results_dir = prepare_results_dir(options);
   std::vector<std::size_t> queue = queue_ungraded(paths, problem, options, results_dir, &rows);
-  fmt::print("grading {} submission(s) of {} in {}\n", rows.size(), problem.slug, display_path(options.dir));
+  fmt::print("grading {} submission(s) of {} in {}{}\n", rows.size(), problem.slug, display_path(options.dir),
+             shard ? fmt::format(" (shard {}/{} of {})", shard->index, shard->count, shard->folder_total) : "");
   if (queue.size() < rows.size())
     fmt::print("skipped {} already graded (unchanged since {} was written)\n", rows.size() - queue.size(),
                display_path(results_dir.string()));
@@ -393,7 +422,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     json detail;
     row = grade_one(paths, problem, options, row, workers > 1, &detail);
     try {
-      json stored = row_json(row);
+      json stored = grade_row_json(row);
       if (!detail.is_null()) stored["result"] = detail;
       write_file_atomically((results_dir / result_file_name(row.submission)).string(), json_text(stored, 2) + "\n");
     } catch (const JudgeFault& fault) {
@@ -404,7 +433,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   });
   progress.finish();
   if (!write_error.empty()) throw JudgeFault{"grade: " + write_error};
-  if (std::size_t errors = write_summary(problem, results_dir.parent_path(), rows)) {
+  if (std::size_t errors = write_grade_summary(problem.slug, results_dir.parent_path().string(), rows, shard)) {
     fmt::print(stderr, "judge: {} submission(s) could not be judged (verdict \"error\"); a rerun tries them again\n",
                errors);
     return 2;

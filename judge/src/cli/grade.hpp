@@ -17,6 +17,8 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,19 @@ struct GradeOptions {
   // Grade even where a runner could act as the judge's user (no user of its
   // own and no system-call filter): see runner_could_act_as_the_judge.
   bool trust_submissions = false;
+  // --shard K/N: only the submissions whose names fall in share K of N
+  // (shard_of_submission); 0/0 grades them all.
+  unsigned shard_index = 0;  // K, from 1
+  unsigned shard_count = 0;  // N
 };
+
+// The share (0 to count-1) a submission belongs to: a SHA-256 of its file
+// name, so that every machine, and every rerun, splits a folder alike and a
+// file keeps its share when others are added.
+unsigned shard_of_submission(const std::string& name, unsigned count);
+
+// Parses "K/N" (1 <= K <= N <= 10000) into options; throws JudgeFault.
+void parse_shard(const std::string& text, GradeOptions* options);
 
 // Why runners here could act as the judge's user, with what that allows;
 // empty when they cannot (they have a user of their own, or the system-call
@@ -68,6 +82,25 @@ int grade_folder(const Paths& paths, const GradeOptions& options);
 
 // The CSV form of the summary (RFC 4180 quoting), header line first.
 std::string grade_summary_csv(const std::vector<GradeRow>& rows);
+
+// A row as summary.json and results/<file>.json hold it, and back
+// (nullopt when a key is missing or of the wrong type).
+nlohmann::json grade_row_json(const GradeRow& row);
+std::optional<GradeRow> grade_row_from_json(const nlohmann::json& data);
+
+// Which share of a folder a report holds: summary.json's "shard" object.
+struct ShardOfFolder {
+  unsigned index = 0;             // K, from 1
+  unsigned count = 0;             // N
+  std::size_t folder_total = 0;   // submissions in the whole folder
+};
+
+// Writes REPORT_DIR/summary.csv and summary.json (rows as given, which are
+// sorted by submission) and prints the tally; summary.json notes `shard`
+// when the rows are one share of the folder. Returns the number of rows
+// with verdict "error". Throws JudgeFault when it cannot write.
+std::size_t write_grade_summary(const std::string& slug, const std::string& report_dir,
+                                const std::vector<GradeRow>& rows, const std::optional<ShardOfFolder>& shard);
 
 // The name of a submission's file under results/: NAME.json for a short
 // name of letters, digits and ._-+; otherwise its letters and digits (at

@@ -36,11 +36,24 @@ std::unique_ptr<Reporter> make_json_reporter(std::FILE* out);
 // JUnit XML at finish(): a <testsuite> per problem, a <testcase> per case,
 // <failure type="VERDICT">; a <testsuites> root when several.
 std::unique_ptr<Reporter> make_junit_reporter(std::FILE* out);
-// Exercism's test-runner interface v3 results.json at finish();
-// {"results": [...]} when several.
+// Exercism's test-runner interface v3 results.json at finish(), for one
+// problem (the interface judges one exercise per run).
 std::unique_ptr<Reporter> make_exercism_reporter(std::FILE* out);
+// The results.json of a run the judge could not carry out (unknown
+// exercise, missing file, broken problem): status "error" with `message`.
+std::string exercism_judge_failure(const std::string& message);
 // Gradescope's autograder results.json at finish(): one point per case,
-// every problem in one file.
-std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out);
+// every problem in one file; samples visible, hidden cases with
+// `hidden_visibility` (one of gradescope_visibilities()).
+std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out, const std::string& hidden_visibility);
+std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out);  // hidden cases after_published
+// The results.json of a run the judge could not carry out: score 0, the
+// reason in the output.
+std::string gradescope_judge_failure(const std::string& message);
+inline constexpr const char* kGradescopeHiddenDefault = "after_published";
+// Gradescope's visibilities of a test, least shown first.
+inline std::vector<std::string> gradescope_visibilities() {
+  return {"hidden", "after_due_date", "after_published", "visible"};
+}
 
 }  // namespace judge

@@ -1,8 +1,12 @@
-// Paths: compile-time defaults from CMake, run-time overrides from the environment.
+// Paths: the installation's layout (found from the judge's binary, see
+// util/installation.hpp), overridden by the environment.
 #include "util/paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
+
+#include "util/errors.hpp"
+#include "util/installation.hpp"
 
 namespace judge {
 namespace {
@@ -14,6 +18,7 @@ std::string env_or(const char* name, const std::string& fallback) {
 
 Paths Paths::under_root(const std::string& root_dir) {
   namespace fs = std::filesystem;
+  const Installation& installation = this_installation();
   Paths paths;
   paths.root = fs::absolute(root_dir).lexically_normal().string();
   fs::path root(paths.root);
@@ -21,13 +26,25 @@ Paths Paths::under_root(const std::string& root_dir) {
   paths.solutions_dir = (root / "solutions").string();
   paths.harness_include = (root / "harness" / "include").string();
   paths.adapters_dir = (root / "harness" / "problems").string();
-  paths.harness_library = JUDGE_HARNESS_LIBRARY;
-  paths.eigen_include = JUDGE_EIGEN_INCLUDE;
-  paths.cache_dir = env_or("JUDGE_CACHE_DIR", (fs::path(JUDGE_BUILD_DIR) / "runners").string());
-  paths.workspace_dir = env_or("JUDGE_WORKSPACE", (root / "workspace").string());
+  paths.harness_library = installation.harness_library;
+  paths.eigen_include = JUDGE_EIGEN_INCLUDE;  // a system package's headers, where Debian puts them
+  paths.cache_dir = env_or("JUDGE_CACHE_DIR", installation.cache_dir);
+  // An installed judge's root is shared and read-only: learners work in
+  // their own directory unless they chose a root of their own.
+  std::string workspace = installation.workspace_dir.empty() || paths.root != installation.root
+                              ? (root / "workspace").string()
+                              : installation.workspace_dir;
+  paths.workspace_dir = env_or("JUDGE_WORKSPACE", workspace);
   return paths;
 }
 
-Paths Paths::discover() { return under_root(env_or("JUDGE_ROOT", JUDGE_SOURCE_DIR)); }
+Paths Paths::discover() {
+  std::string root = env_or("JUDGE_ROOT", this_installation().root);
+  if (root.empty())
+    throw JudgeFault{
+        "cannot find the problems: no problems/ and harness/ beside the judge's binary or above it; set JUDGE_ROOT to "
+        "a folder that holds them"};
+  return under_root(root);
+}
 
 }  // namespace judge

@@ -16,11 +16,14 @@ struct Paths {
   std::string cache_dir;      // compiled runners
   std::string workspace_dir;  // the learner's files
 
-  // The installed layout, overridable by environment variables:
-  // JUDGE_ROOT (a copy of the repository's problem data), JUDGE_CACHE_DIR,
-  // JUDGE_WORKSPACE.
+  // The layout of the judge's own installation (found from its binary:
+  // util/installation.hpp), overridable by environment variables:
+  // JUDGE_ROOT (a course's own problems, solutions and harness),
+  // JUDGE_CACHE_DIR, JUDGE_WORKSPACE. Throws JudgeFault when no problems
+  // are found and JUDGE_ROOT is unset.
   static Paths discover();
-  // The same layout under another root (tests, instructors' copies).
+  // The same layout under another root (tests, instructors' copies); the
+  // harness library and the cache are still the installation's.
   static Paths under_root(const std::string& root);
 };
 
