@@ -11,6 +11,7 @@
 
 #include "report/reporter.hpp"
 #include "run_judge.hpp"
+#include "scratch_root.hpp"
 
 namespace judge {
 namespace {
@@ -128,6 +129,15 @@ TEST(Watch, MissingFileExitsTwo) {
 const char* const kCommands[] = {"list",  "show",   "start",    "run", "grade",
                                  "watch", "doctor", "validate", "new", "completion"};
 
+// A JUDGE_ROOT of two problems of the tests' own (the draws fixture, and a
+// copy of it named beta), so that what completes does not depend on the
+// course's problems.
+fs::path two_problem_root(const std::string& name) {
+  fs::path root = testing::scratch_root("draws", name);
+  fs::copy(root / "problems" / "draws", root / "problems" / "beta", fs::copy_options::recursive);
+  return root;
+}
+
 TEST(Completion, BashScriptCompletesCommandsOptionsAndSlugs) {
   JudgeRun run = run_judge({"completion", "bash"});
   ASSERT_EQ(run.status, 0) << run.err;
@@ -152,16 +162,18 @@ show judge completion ""
 )";
   SpawnSpec spec;
   spec.argv = {"bash", "--norc", "--noprofile", script.string()};
-  spec.env = testing::judge_environment({"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin"});
+  fs::path root = two_problem_root("completion_bash");
+  spec.env = testing::judge_environment({"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin",
+                                         "JUDGE_ROOT=" + root.string()});
   CommandResult result = run_command(spec, 30000);
   fs::remove(script);
   ASSERT_TRUE(result.status.exited && result.status.code == 0) << result.output;
   EXPECT_EQ(result.output,
             "run\n"
-            "beam_search kv_cache repetition_penalty speculative_decoding temperature top_k top_p\n"
+            "beta draws\n"
             "--format\n"
             "text json junit exercism gradescope\n"
-            "beam_search kv_cache repetition_penalty speculative_decoding temperature top_k top_p\n"
+            "beta draws\n"
             "bash zsh\n");
 }
 
@@ -187,9 +199,11 @@ TEST(Completion, ZshScriptDefinesTheCompletion) {
 }
 
 TEST(Completion, SlugsAreListedAndOtherShellsRefused) {
-  JudgeRun slugs = run_judge({"__slugs"});
+  fs::path root = two_problem_root("slugs");
+  fs::create_directories(root / "problems" / "not_a_problem");  // no problem.yaml
+  JudgeRun slugs = run_judge({"__slugs"}, {"JUDGE_ROOT=" + root.string()});
   EXPECT_EQ(slugs.status, 0);
-  EXPECT_NE(slugs.out.find("temperature\ntop_k\ntop_p\n"), std::string::npos) << slugs.out;
+  EXPECT_EQ(slugs.out, "beta\ndraws\n");
   JudgeRun help = run_judge({"--help"});
   EXPECT_EQ(help.out.find("__slugs"), std::string::npos) << "hidden from --help";
   JudgeRun fish = run_judge({"completion", "fish"});
