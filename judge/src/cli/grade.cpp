@@ -318,7 +318,7 @@ std::size_t write_summary(const Problem& problem, const fs::path& report_dir, co
   }
   std::string csv_file = (report_dir / "summary.csv").string(), json_file = (report_dir / "summary.json").string();
   write_file_atomically(csv_file, grade_summary_csv(rows));
-  write_file_atomically(json_file, json_text(json{{"problem", problem.slug}, {"submissions", summary_rows}}, 2) + "\n");
+  write_file_atomically(json_file, json_text(with_schema_version({{"problem", problem.slug}, {"submissions", summary_rows}}), 2) + "\n");
   std::vector<std::string> tally;
   for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
   fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
@@ -393,7 +393,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     json detail;
     row = grade_one(paths, problem, options, row, workers > 1, &detail);
     try {
-      json stored = row_json(row);
+      json stored = with_schema_version(row_json(row));
       if (!detail.is_null()) stored["result"] = detail;
       write_file_atomically((results_dir / result_file_name(row.submission)).string(), json_text(stored, 2) + "\n");
     } catch (const JudgeFault& fault) {
