@@ -149,7 +149,11 @@ TEST(CliTry, ABadInputExitsTwoWithOneLineNamingTheKey) {
       {"a list where a list of numbers goes",
        {"--input", "{logits: 3}"},
        "judge: --input:1:10: key 'logits': expected a list of numbers or a generator\n"},
-      {"bad YAML", {"--input", "{logits: [1, 0}"}, "judge: --input:1:15: YAML syntax error: illegal flow end\n"},
+      {"bad YAML",
+       {"--input", "{logits: [1, 0}"},
+       "judge: --input:1:15: YAML syntax error: this ']' or '}' does not match the bracket it closes\n"
+       "  1 | {logits: [1, 0}\n"
+       "    |               ^\n"},
       {"not a mapping",
        {"--input", "[1, 0]"},
        "judge: --input:1:1: expected a mapping of the op's inputs (op softmax_probs takes logits: doubles)\n"},

@@ -244,8 +244,34 @@ struct ErrorCase {
 std::vector<ErrorCase> error_cases() {
   const std::string input_line = "input: {x: 1.0, xs: [1, 2]}";
   return {
-      {"a YAML syntax error names the place", with(kMinimal, "title: Demo", "title: [Demo"),
-       "demo/problem.yaml:2:6: YAML syntax error: end of sequence flow not found"},
+      {"a YAML syntax error names the place and shows the line", with(kMinimal, "title: Demo", "title: [Demo"),
+       "demo/problem.yaml:2:6: YAML syntax error: a list opened with '[' is not closed with ']' before this point\n"
+       "  2 | order: 3\n"
+       "    |      ^"},
+      {"a tab in the indentation is named, with a caret under it", with(kMinimal, "    output: any\n", "\toutput: any\n"),
+       "demo/problem.yaml:11:1: YAML syntax error: a tab character indents this line; YAML indents with spaces only\n"
+       "  11 | \\toutput: any\n"
+       "     | ^"},
+      {"a tab after spaces",
+       with(kMinimal, "    input: {x: 1.0", "  \tinput: {x: 1.0"),
+       "demo/problem.yaml:16:3: YAML syntax error: a tab character indents this line; YAML indents with spaces only\n"
+       "  16 |   \\tinput: {x: 1.0, xs: [1, 2]}\n"
+       "     |   ^"},
+      {"a case's key out of line with its siblings", with(kMinimal, "    expect: [0.5, 0.5]", "   expect: [0.5, 0.5]"),
+       "demo/problem.yaml:17:4: YAML syntax error: this line's indentation lines up with nothing above it: start "
+       "it in the column of the keys (or '- ' items) it belongs with\n"
+       "  17 |    expect: [0.5, 0.5]\n"
+       "     |    ^"},
+      {"an op out of line with its siblings", with(kMinimal, "  g:\n", "   g:\n"),
+       "demo/problem.yaml:9:4: YAML syntax error: this line's indentation lines up with nothing above it: start "
+       "it in the column of the keys (or '- ' items) it belongs with\n"
+       "  9 |    g:\n"
+       "    |    ^"},
+      {"a key indented under a plain value", with(kMinimal, "order: 3\nstatement: Say hi.\n", "order: 3\n  statement: Say hi.\n"),
+       "demo/problem.yaml:3:12: YAML syntax error: a ':' that cannot start a value here: a key indented deeper than "
+       "the keys beside it, a key under a plain value, or a value holding ': ' that needs quotes\n"
+       "  3 |   statement: Say hi.\n"
+       "    |            ^"},
       {"an unknown key close to a known one suggests it", with(kMinimal, "tolerance: {", "tolerence: {"),
        "demo/problem.yaml:13:1: unknown key 'tolerence' in problem (did you mean 'tolerance'?)"},
       {"an unknown key far from every known one lists them",
@@ -267,9 +293,11 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:13:33: key 'rtol': expected a number >= 0"},
       {"a list where a string is expected", with(kMinimal, "title: Demo", "title: [a, b]"),
        "demo/problem.yaml:1:8: key 'title': expected a string, got a list"},
-      {"an unknown value type in ops", with(kMinimal, "inputs: {m: matrix}", "inputs: {m: float}"),
-       "demo/problem.yaml:10:17: key 'm': unknown type 'float'; expected one of: number, integer, seed, doubles, "
+      {"an unknown value type in ops", with(kMinimal, "inputs: {m: matrix}", "inputs: {m: vector}"),
+       "demo/problem.yaml:10:17: key 'm': unknown type 'vector'; expected one of: number, integer, seed, doubles, "
        "ints, seeds, matrix, bool, string, any"},
+      {"a misspelt value type suggests the nearest", with(kMinimal, "inputs: {m: matrix}", "inputs: {m: doubels}"),
+       "demo/problem.yaml:10:17: key 'm': unknown type 'doubels' (did you mean 'doubles'?)"},
       {"an op without an output", with(kMinimal, "    output: any\n", ""),
        "demo/problem.yaml:10:5: missing key 'output' in op 'g'"},
       {"a case input missing an argument", with(kMinimal, input_line, "input: {x: 1.0}"),
@@ -285,6 +313,9 @@ std::vector<ErrorCase> error_cases() {
       {"an unknown key in a case", with(kMinimal, "    expect:", "    expected:"),
        "demo/problem.yaml:17:5: unknown key 'expected' in case (did you mean 'expect'?)"},
       {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: h\n"),
+       "demo/problem.yaml:16:9: key 'op': case 'first' names no op of this problem (did you mean 'g'?)"},
+      {"a case naming an op far from every op",
+       with(kMinimal, "  - name: first\n", "  - name: first\n    op: softmax\n"),
        "demo/problem.yaml:16:9: key 'op': case 'first' names no op of this problem"},
       {"throws other than invalid_argument", with(kMinimal, "    expect: [0.5, 0.5]\n", "    throws: out_of_range\n"),
        "demo/problem.yaml:17:13: key 'throws': expected invalid_argument, got 'out_of_range'"},
@@ -295,12 +326,17 @@ std::vector<ErrorCase> error_cases() {
       {"an unknown check name", kMinimal + "    check: nonsense\n",
        "demo/problem.yaml:18:12: key 'check': unknown check 'nonsense'; expected one of: " +
            fmt::format("{}", fmt::join(checker_names(), ", "))},
+      {"a misspelt check name suggests the nearest", kMinimal + "    check: distribtion\n",
+       "demo/problem.yaml:18:12: key 'check': unknown check 'distribtion' (did you mean 'distribution'?)"},
       {"check_args the values check does not take", kMinimal + "    check_args: {seeds: 5}\n",
        "demo/problem.yaml:15:5: case 'first': check 'values' takes only check_args.expect_op, not 'seeds'"},
       {"a case time limit out of range", kMinimal + "    time_ms: 0\n",
        "demo/problem.yaml:18:14: key 'time_ms': expected 1 to 600000"},
       {"a bad generator kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: gaussian, n: 3, seed: 1}}"),
-       "demo/problem.yaml:16:36: key 'generate': expected uniform, normal, constant or arange, got 'gaussian'"},
+       "demo/problem.yaml:16:36: key 'generate': unknown generator 'gaussian'; expected one of: uniform, normal, "
+       "constant, arange"},
+      {"a misspelt generator kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: unifrom, n: 3, seed: 1}}"),
+       "demo/problem.yaml:16:36: key 'generate': unknown generator 'unifrom' (did you mean 'uniform'?)"},
       {"a generator key of another kind",
        with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 3, value: 1, seed: 1}}"),
        "demo/problem.yaml:16:62: key 'seed' does not apply to generator 'constant'"},

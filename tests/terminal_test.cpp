@@ -1,16 +1,22 @@
 // The terminal side: the live "case 12/39" line only when asked for (a
-// tty), `judge watch` judging again after a save (also a save by rename)
-// and leaving with status 0 on Ctrl-C, and the completion scripts.
+// tty), colour by NO_COLOR, FORCE_COLOR and CLICOLOR_FORCE, `judge watch`
+// judging again after a save (also a save by rename) and leaving with
+// status 0 on Ctrl-C, each command's --help examples, and the completion
+// scripts.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "cli/command.hpp"
 #include "report/reporter.hpp"
 #include "run_judge.hpp"
+#include "scratch_root.hpp"
+#include "util/terminal.hpp"
 
 namespace judge {
 namespace {
@@ -119,6 +125,71 @@ TEST(Watch, JudgesAgainAfterEachSaveAndCtrlCExitsZero) {
   fs::remove_all(dir);
 }
 
+TEST(Colour, NoColorWinsThenForcingThenTheTerminal) {
+  struct Case {
+    bool terminal;
+    const char* no_color;
+    const char* force_color;
+    const char* clicolor_force;
+    bool colour;
+  };
+  const Case cases[] = {
+      {true, nullptr, nullptr, nullptr, true},   // a terminal
+      {false, nullptr, nullptr, nullptr, false},  // a pipe
+      {true, "1", nullptr, nullptr, false},      // NO_COLOR, any value...
+      {true, "0", nullptr, nullptr, false},      // ... "0" included
+      {true, "", nullptr, nullptr, true},        // empty is unset
+      {false, nullptr, "1", nullptr, true},      // FORCE_COLOR into a pipe
+      {false, nullptr, "3", nullptr, true},      // any level
+      {false, nullptr, nullptr, "1", true},      // CLICOLOR_FORCE into a pipe
+      {false, nullptr, "0", nullptr, false},     // "0" forces nothing
+      {false, nullptr, nullptr, "0", false},
+      {false, nullptr, "", "", false},
+      {true, nullptr, "0", nullptr, true},       // and does not turn a terminal's colour off
+      {false, "1", "1", "1", false},             // NO_COLOR wins over both
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(colour_wanted(c.terminal, c.no_color, c.force_color, c.clicolor_force), c.colour)
+        << "terminal " << c.terminal << " NO_COLOR " << (c.no_color ? c.no_color : "(unset)") << " FORCE_COLOR "
+        << (c.force_color ? c.force_color : "(unset)") << " CLICOLOR_FORCE "
+        << (c.clicolor_force ? c.clicolor_force : "(unset)");
+}
+
+TEST(Colour, ForcedIntoAPipeUnlessNoColor) {
+  fs::path root = testing::scratch_root("draws", "colour");
+  auto judged = [&](std::vector<std::string> env) {
+    env.push_back("JUDGE_ROOT=" + root.string());
+    env.push_back("JUDGE_WORKSPACE=" + (root / "workspace").string());
+    for (const char* name : {"NO_COLOR=", "FORCE_COLOR=", "CLICOLOR_FORCE="})
+      if (std::none_of(env.begin(), env.end(), [&](const std::string& v) { return v.rfind(name, 0) == 0; }))
+        env.push_back(name);
+    return run_judge({"run", "draws", "--reference"}, env);
+  };
+  JudgeRun plain = judged({});
+  ASSERT_EQ(plain.status, 0) << plain.out << plain.err;
+  EXPECT_EQ(plain.out.find("\x1b["), std::string::npos) << "a pipe gets no colour";
+  for (const char* force : {"FORCE_COLOR=1", "CLICOLOR_FORCE=1"}) {
+    JudgeRun forced = judged({force});
+    EXPECT_NE(forced.out.find("\x1b[32m"), std::string::npos) << force << ": " << forced.out;
+    EXPECT_EQ(forced.out.find('\r'), std::string::npos) << "colour, but no live line in a pipe";
+    JudgeRun refused = judged({force, "NO_COLOR=1"});
+    EXPECT_EQ(refused.out.find("\x1b["), std::string::npos) << force << " with NO_COLOR: " << refused.out;
+  }
+}
+
+TEST(Help, EveryCommandShowsExamplesOfItself) {
+  for (const CommandEntry& entry : command_table()) {
+    if (entry.hidden) continue;
+    JudgeRun help = run_judge({entry.name, "--help"});
+    EXPECT_EQ(help.status, 0) << entry.name;
+    std::size_t examples = help.out.find("\nExamples:\n");
+    ASSERT_NE(examples, std::string::npos) << entry.name << ": " << help.out;
+    EXPECT_NE(help.out.find("judge " + std::string(entry.name), examples), std::string::npos)
+        << entry.name << ": its examples use it: " << help.out;
+  }
+  EXPECT_EQ(command_examples("__slugs"), "") << "a hidden command has none";
+}
+
 TEST(Watch, MissingFileExitsTwo) {
   JudgeRun run = run_judge({"watch", "temperature", "--solution", "/nonexistent/mine.hpp"});
   EXPECT_EQ(run.status, 2);
@@ -127,6 +198,15 @@ TEST(Watch, MissingFileExitsTwo) {
 
 const char* const kCommands[] = {"list",  "show",   "start",    "run", "grade",
                                  "watch", "doctor", "validate", "new", "completion"};
+
+// A JUDGE_ROOT of two problems of the tests' own (the draws fixture, and a
+// copy of it named beta), so that what completes does not depend on the
+// course's problems.
+fs::path two_problem_root(const std::string& name) {
+  fs::path root = testing::scratch_root("draws", name);
+  fs::copy(root / "problems" / "draws", root / "problems" / "beta", fs::copy_options::recursive);
+  return root;
+}
 
 TEST(Completion, BashScriptCompletesCommandsOptionsAndSlugs) {
   JudgeRun run = run_judge({"completion", "bash"});
@@ -152,16 +232,18 @@ show judge completion ""
 )";
   SpawnSpec spec;
   spec.argv = {"bash", "--norc", "--noprofile", script.string()};
-  spec.env = testing::judge_environment({"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin"});
+  fs::path root = two_problem_root("completion_bash");
+  spec.env = testing::judge_environment({"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin",
+                                         "JUDGE_ROOT=" + root.string()});
   CommandResult result = run_command(spec, 30000);
   fs::remove(script);
   ASSERT_TRUE(result.status.exited && result.status.code == 0) << result.output;
   EXPECT_EQ(result.output,
             "run\n"
-            "beam_search kv_cache repetition_penalty speculative_decoding temperature top_k top_p\n"
+            "beta draws\n"
             "--format\n"
             "text json junit exercism gradescope\n"
-            "beam_search kv_cache repetition_penalty speculative_decoding temperature top_k top_p\n"
+            "beta draws\n"
             "bash zsh\n");
 }
 
@@ -187,9 +269,11 @@ TEST(Completion, ZshScriptDefinesTheCompletion) {
 }
 
 TEST(Completion, SlugsAreListedAndOtherShellsRefused) {
-  JudgeRun slugs = run_judge({"__slugs"});
+  fs::path root = two_problem_root("slugs");
+  fs::create_directories(root / "problems" / "not_a_problem");  // no problem.yaml
+  JudgeRun slugs = run_judge({"__slugs"}, {"JUDGE_ROOT=" + root.string()});
   EXPECT_EQ(slugs.status, 0);
-  EXPECT_NE(slugs.out.find("temperature\ntop_k\ntop_p\n"), std::string::npos) << slugs.out;
+  EXPECT_EQ(slugs.out, "beta\ndraws\n");
   JudgeRun help = run_judge({"--help"});
   EXPECT_EQ(help.out.find("__slugs"), std::string::npos) << "hidden from --help";
   JudgeRun fish = run_judge({"completion", "fish"});

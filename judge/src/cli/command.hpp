@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "util/paths.hpp"
@@ -37,6 +38,11 @@ struct CommandEntry {
 
 // Every command, in the order `judge --help` lists them.
 const std::vector<CommandEntry>& command_table();
+
+// "\nExamples:\n" and a line or two of `judge COMMAND ...` with what each
+// does, for the end of the command's --help; "" for a command without
+// (the hidden ones).
+std::string command_examples(const std::string& command);
 
 // Parses `argv`, runs the chosen command, and turns its failures into exit
 // status 2 with a one-line reason on stderr.

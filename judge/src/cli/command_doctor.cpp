@@ -6,6 +6,7 @@
 #include "build/compiler.hpp"
 #include "cli/command.hpp"
 #include "sandbox/protections.hpp"
+#include "spec/result_codec.hpp"
 
 namespace judge {
 namespace {
@@ -21,7 +22,7 @@ class DoctorCommand : public Command {
       nlohmann::json out = nlohmann::json::array();
       for (const ProtectionReport& p : protections)
         out.push_back({{"name", p.name}, {"active", p.active}, {"detail", p.detail}});
-      fmt::print("{}\n", nlohmann::json{{"compiler", compiler_command()}, {"protections", out}}.dump());
+      fmt::print("{}\n", json_text(with_schema_version({{"compiler", compiler_command()}, {"protections", out}})));
       return 0;
     }
     fmt::print("compiler: {} (set CXX to change)\n\nprotections for learners' code:\n", compiler_command());

@@ -6,6 +6,7 @@
 #include "check/registry.hpp"
 #include "cli/command.hpp"
 #include "cli/workspace.hpp"
+#include "spec/result_codec.hpp"
 #include "spec/package.hpp"
 
 namespace judge {
@@ -29,7 +30,8 @@ class HistoryCommand : public Command {
                         {"passed", a.passed},
                         {"cases", a.cases},
                         {"seconds", a.seconds}});
-      fmt::print("{}\n", nlohmann::json{{"problem", problem.slug}, {"status", status}, {"attempts", list}}.dump());
+      fmt::print("{}\n",
+                 json_text(with_schema_version({{"problem", problem.slug}, {"status", status}, {"attempts", list}})));
       return 0;
     }
     fmt::print("{}: {} attempt{} ({})\n", problem.slug, attempts.size(), attempts.size() == 1 ? "" : "s", status);

@@ -8,6 +8,7 @@
 #include "check/registry.hpp"
 #include "cli/command.hpp"
 #include "cli/workspace.hpp"
+#include "spec/result_codec.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -47,7 +48,7 @@ class ListCommand : public Command {
       }
       nlohmann::json errors = nlohmann::json::array();
       for (const BrokenProblem& problem : broken) errors.push_back({{"problem", problem.slug}, {"error", problem.error}});
-      fmt::print("{}\n", nlohmann::json{{"problems", out}, {"broken", errors}}.dump());
+      fmt::print("{}\n", json_text(with_schema_version({{"problems", out}, {"broken", errors}})));
     } else {
       for (const Problem& problem : problems) {
         std::vector<Attempt> attempts = attempts_of(paths, problem.slug);

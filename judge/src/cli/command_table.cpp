@@ -20,6 +20,7 @@ std::vector<DefinedCommand> define_commands(CLI::App& app) {
   for (const CommandEntry& entry : command_table()) {
     CLI::App* parser = app.add_subcommand(entry.name, entry.description);
     if (entry.hidden) parser->group("");
+    parser->footer(command_examples(entry.name));
     std::unique_ptr<Command> command = entry.make();
     command->define(*parser);
     commands.push_back({parser, std::move(command)});

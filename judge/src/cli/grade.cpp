@@ -352,7 +352,7 @@ std::size_t write_grade_summary(const std::string& slug, const std::string& repo
     summary_rows.push_back(grade_row_json(row));
     ++counts[row.verdict];
   }
-  json summary = {{"problem", slug}, {"submissions", summary_rows}};
+  json summary = with_schema_version({{"problem", slug}, {"submissions", summary_rows}});
   if (shard)
     summary["shard"] = {{"index", shard->index}, {"count", shard->count}, {"folder_total", shard->folder_total}};
   fs::path dir(report_dir);
@@ -422,7 +422,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     json detail;
     row = grade_one(paths, problem, options, row, workers > 1, &detail);
     try {
-      json stored = grade_row_json(row);
+      json stored = with_schema_version(grade_row_json(row));
       if (!detail.is_null()) stored["result"] = detail;
       write_file_atomically((results_dir / result_file_name(row.submission)).string(), json_text(stored, 2) + "\n");
     } catch (const JudgeFault& fault) {

@@ -341,6 +341,13 @@ class Validator {
         if (input.contains(name)) args[name] = input[name];
       double margin = oracle.call(rule.op, args).get<double>();
       ++measured;
+      if (std::isnan(margin) || margin < 0) {
+        close_calls += fmt::format(
+            "{}:{}: case {}: margin op {} returned {}; a margin is a distance >= 0, or .inf when no boundary can "
+            "change the answer\n",
+            display_path(test->place.file), test->place.line, test->name, rule.op, format_number(margin));
+        continue;
+      }
       smallest = std::min(smallest, margin);
       if (margin < rule.min)
         close_calls += fmt::format(

@@ -76,11 +76,7 @@ YAML::Node load_input(const std::string& text, std::string* file) {
     return load_yaml_file(text);
   }
   *file = "--input";
-  try {
-    return YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw SpecError{fmt::format("--input:{}:{}: YAML syntax error: {}", e.mark.line + 1, e.mark.column + 1, e.msg)};
-  }
+  return load_yaml_text(text, "--input");
 }
 }  // namespace
 

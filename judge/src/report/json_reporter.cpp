@@ -21,7 +21,7 @@ class JsonReporter : public Reporter {
     nlohmann::json out = several ? nlohmann::json{{"results", results_}}
                                  : (results_.empty() ? nlohmann::json::object() : results_.front());
     if (several) out["not_started"] = not_started_;
-    fmt::print(out_, "{}\n", json_text(out));
+    fmt::print(out_, "{}\n", json_text(with_schema_version(out)));
     std::fflush(out_);
   }
 

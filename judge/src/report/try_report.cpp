@@ -144,7 +144,8 @@ std::string try_text(const TryResult& result, bool full) {
 }
 
 json try_json(const TryResult& result) {
-  json out = {{"problem", result.problem},
+  json out = {{"schema_version", kJsonSchemaVersion},
+              {"problem", result.problem},
               {"op", result.op},
               {"solution", result.solution},
               {"mode", try_mode_name(result.mode)},

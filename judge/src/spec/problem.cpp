@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -18,9 +19,7 @@ namespace {
 ValueType read_type(const YAML::Node& node, const std::string& file, const std::string& key) {
   std::string name = read_string(node, file, key);
   if (auto type = value_type_from_name(name)) return *type;
-  fail_at(
-      file, node,
-      fmt::format("key '{}': unknown type '{}'; expected one of: {}", key, name, fmt::join(value_type_names(), ", ")));
+  fail_at(file, node, fmt::format("key '{}': {}", key, unknown_name_message("type", name, value_type_names())));
 }
 
 Tolerance read_tolerance(const YAML::Node& node, const std::string& file, Tolerance base) {
@@ -55,13 +54,18 @@ void read_case_header(const MapReader& reader, const std::string& file, const Pr
             fmt::format("key 'name': expected lowercase letters, digits and '_', got '{}'", test->name));
   test->note = reader.string_or("note", "");
   test->op = reader.string_or("op", problem.ops.front().name);
-  if (!problem.find_op(test->op))
-    fail_at(file, reader.get("op"), fmt::format("key 'op': case '{}' names no op of this problem", test->name));
+  if (!problem.find_op(test->op)) {
+    std::vector<std::string> ops;
+    for (const Operation& op : problem.ops) ops.push_back(op.name);
+    std::string near = nearest_name(test->op, ops);
+    fail_at(file, reader.get("op"),
+            fmt::format("key 'op': case '{}' names no op of this problem{}", test->name,
+                        near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+  }
   test->check = reader.string_or("check", "values");
   if (!rules.knows(test->check))
     fail_at(file, reader.get("check"),
-            fmt::format("key 'check': unknown check '{}'; expected one of: {}", test->check,
-                        fmt::join(rules.check_names(), ", ")));
+            fmt::format("key 'check': {}", unknown_name_message("check", test->check, rules.check_names())));
   if (reader.has("check_args")) {
     YAML::Node args = reader.get("check_args");
     if (!args.IsMap()) fail_at(file, args, "key 'check_args': expected a mapping");
@@ -160,13 +164,27 @@ MarginRule read_margin(const YAML::Node& node, const std::string& file, const Pr
   rule.op = margin.string("op");
   if (!problem.find_op(rule.op))
     fail_at(file, margin.get("op"), fmt::format("key 'op': '{}' names no op of this problem", rule.op));
+  const Operation& measure = *problem.find_op(rule.op);
+  if (measure.output != ValueType::kNumber)
+    fail_at(file, margin.get("op"),
+            fmt::format("key 'op': margin op '{}' must output number (a distance, or .inf for no boundary)", rule.op));
   rule.min = margin.number("min");
+  if (!(rule.min > 0) || std::isinf(rule.min))
+    fail_at(file, margin.get("min"), "key 'min': expected a finite number > 0 (an absolute distance)");
   YAML::Node ops = margin.require("applies_to");
   if (!ops.IsSequence()) fail_at(file, ops, "key 'applies_to': expected a list of op names");
   for (const auto& item : ops) {
     std::string name = read_string(item, file, "applies_to");
-    if (!problem.find_op(name))
-      fail_at(file, item, fmt::format("key 'applies_to': '{}' names no op of this problem", name));
+    const Operation* measured = problem.find_op(name);
+    if (!measured) fail_at(file, item, fmt::format("key 'applies_to': '{}' names no op of this problem", name));
+    for (const auto& [input, type] : measure.inputs) {
+      bool has = std::any_of(measured->inputs.begin(), measured->inputs.end(),
+                             [&](const auto& other) { return other.first == input; });
+      if (!has)
+        fail_at(file, item,
+                fmt::format("key 'applies_to': op '{}' has no input '{}', which margin op '{}' takes", name, input,
+                            rule.op));
+    }
     rule.applies_to.push_back(name);
   }
   return rule;

@@ -44,10 +44,15 @@ struct TestCase {
 };
 
 // How far an input must stay from the problem's decision boundaries (e.g.
-// a top-p prefix sum from p), measured by a trusted op of the adapter.
+// a top-p prefix sum from p), measured by a trusted op of the adapter
+// (docs/problem-format.md, "Boundary margins"). The op takes inputs of the
+// measured ops, by name, and returns a number: the absolute distance from
+// the input to the nearest boundary, in the units of the quantity compared
+// with the threshold (never relative), or +infinity when no boundary can
+// change the answer. NaN or a negative distance is a broken op.
 struct MarginRule {
-  std::string op;  // returns the input's distance from the nearest boundary
-  double min = 0;
+  std::string op;  // outputs `number`; each of its inputs is an input of every op in applies_to
+  double min = 0;  // > 0 and finite; a case closer than this fails `judge validate`
   std::vector<std::string> applies_to;  // ops whose cases are measured
 };
 

@@ -102,6 +102,11 @@ ProblemResult result_from_json(const json& data) {
   return result;
 }
 
+json with_schema_version(json object) {
+  object["schema_version"] = kJsonSchemaVersion;
+  return object;
+}
+
 std::string json_text(const json& value, int indent) {
   return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }

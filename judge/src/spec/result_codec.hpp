@@ -38,6 +38,15 @@ inline constexpr std::size_t kReturnedExcerptBytes = 64 * 1024;
 // how many there were, "bytes": the size of the whole}.
 nlohmann::json returned_excerpt(const nlohmann::json& returned);
 
+// The version of the JSON the judge prints or writes for other programs
+// (run, grade, list, doctor, history, try: docs/schemas/): every such
+// object carries it as "schema_version". It changes when a field changes
+// meaning or goes away, not when one is added.
+inline constexpr int kJsonSchemaVersion = 1;
+
+// `object` with "schema_version": kJsonSchemaVersion added.
+nlohmann::json with_schema_version(nlohmann::json object);
+
 // `value` as JSON text on one line; invalid UTF-8 in strings (a learner's
 // output) becomes U+FFFD instead of throwing.
 std::string json_text(const nlohmann::json& value, int indent = -1);

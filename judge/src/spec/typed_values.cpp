@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "spec/yaml_reader.hpp"
+#include "util/text.hpp"
 
 namespace judge {
 namespace {
@@ -57,7 +58,8 @@ json read_generator(const YAML::Node& node, const std::string& file, const std::
     parameters = {"start", "step"};
   else
     fail_at(file, spec.get("generate"),
-            fmt::format("key 'generate': expected uniform, normal, constant or arange, got '{}'", kind));
+            fmt::format("key 'generate': {}",
+                        unknown_name_message("generator", kind, {"uniform", "normal", "constant", "arange"})));
   for (const auto& entry : node) {
     std::string name = entry.first.Scalar();
     bool ok = name == "generate" || (name == "set" && allow_set);

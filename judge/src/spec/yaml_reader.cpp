@@ -9,7 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
+#include "spec/yaml_syntax_error.hpp"
+#include "util/files.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -31,13 +34,16 @@ std::string describe_node(const YAML::Node& node) {
 }  // namespace
 
 YAML::Node load_yaml_file(const std::string& path) {
+  std::optional<std::string> text = read_file(path);
+  if (!text) throw SpecError{fmt::format("{}: cannot read the file", display_path(path))};
+  return load_yaml_text(*text, display_path(path));
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& place) {
   try {
-    return YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw SpecError{fmt::format("{}: cannot read the file", display_path(path))};
+    return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw SpecError{
-        fmt::format("{}:{}:{}: YAML syntax error: {}", display_path(path), e.mark.line + 1, e.mark.column + 1, e.msg)};
+    throw SpecError{describe_yaml_syntax_error(place, text, e)};
   }
 }
 

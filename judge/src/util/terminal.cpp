@@ -23,9 +23,17 @@ fmt::text_style style_of(Tone tone) {
 }
 }  // namespace
 
+bool colour_wanted(bool terminal, const char* no_color, const char* force_color, const char* clicolor_force) {
+  auto set = [](const char* value) { return value && *value; };
+  auto forces = [&](const char* value) { return set(value) && std::string(value) != "0"; };
+  if (set(no_color)) return false;
+  if (forces(force_color) || forces(clicolor_force)) return true;
+  return terminal;
+}
+
 bool wants_colour(std::FILE* stream) {
-  const char* no_colour = std::getenv("NO_COLOR");
-  return isatty(fileno(stream)) && !(no_colour && *no_colour);
+  return colour_wanted(isatty(fileno(stream)), std::getenv("NO_COLOR"), std::getenv("FORCE_COLOR"),
+                       std::getenv("CLICOLOR_FORCE"));
 }
 
 bool wants_live_progress(std::FILE* stream) {

@@ -10,7 +10,15 @@
 
 namespace judge {
 
-// True when `stream` is a terminal and NO_COLOR is unset or empty.
+// Whether to colour output, by the conventions in this order: NO_COLOR set
+// to anything but "" turns colour off (no-color.org), whatever else is set;
+// else FORCE_COLOR (force-color.org) or CLICOLOR_FORCE
+// (bixense.com/clicolors) set to anything but "" or "0" turns it on, even
+// into a pipe or a file; else colour goes to a terminal only. Null
+// pointers are unset variables.
+bool colour_wanted(bool terminal, const char* no_color, const char* force_color, const char* clicolor_force);
+
+// colour_wanted for `stream` and the process's environment.
 bool wants_colour(std::FILE* stream);
 // True when `stream` is a terminal that can overwrite a line (TERM is not "dumb").
 bool wants_live_progress(std::FILE* stream);

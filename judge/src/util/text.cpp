@@ -2,6 +2,7 @@
 #include "util/text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -40,6 +41,12 @@ std::string nearest_name(std::string_view word, const std::vector<std::string>& 
     if (distance < best_distance) best_distance = distance, best = candidate;
   }
   return best;
+}
+
+std::string unknown_name_message(std::string_view kind, std::string_view word, const std::vector<std::string>& known) {
+  std::string near = nearest_name(word, known);
+  if (!near.empty()) return fmt::format("unknown {} '{}' (did you mean '{}'?)", kind, word, near);
+  return fmt::format("unknown {} '{}'; expected one of: {}", kind, word, fmt::join(known, ", "));
 }
 
 std::uint32_t next_code_point(std::string_view text, std::size_t* at, std::string* bytes) {

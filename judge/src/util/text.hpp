@@ -23,6 +23,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates,
                          std::size_t max_distance = 3);
 
+// "unknown KIND 'WORD'", then " (did you mean 'NEAREST'?)" when one of
+// `known` is near by nearest_name, else "; expected one of: A, B, C".
+std::string unknown_name_message(std::string_view kind, std::string_view word, const std::vector<std::string>& known);
+
 // One step through UTF-8 text: the code point starting at `text[*at]`, whose
 // bytes are appended to `*bytes`, with *at moved past it. A byte that does
 // not start a valid sequence (overlong forms, surrogates and values past
