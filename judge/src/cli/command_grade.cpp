@@ -13,6 +13,8 @@ class GradeCommand : public Command {
     command.add_option("--out", options_.report_dir, "where results and summaries go (default: DIR/.judge-grade)")
         ->type_name("DIR");
     command.add_flag("--sanitize", options_.sanitize, "judge every submission under AddressSanitizer and UBSan");
+    command.add_flag("--shrink", options_.shrink,
+                     "shrink each failing submission's first failures (a second each) into its result file");
     command.add_flag("--trust-submissions", options_.trust_submissions,
                      "grade even where runners would share your user without a system-call filter");
   }
