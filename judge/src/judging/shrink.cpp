@@ -131,9 +131,14 @@ class CaseShrinker {
       ops.push_back(listed_.op);
     if (listed_.check_args.contains("expect_op")) ops.push_back(listed_.check_args["expect_op"].get<std::string>());
     for (const std::string& name : ops) {
-      CallResult reply = runners_.oracle.fresh_call(Request(name, args_for(problem_, name, input)));
-      bool rejected = reply.outcome == CallResult::Outcome::kException && reply.exception_kind == "invalid_argument";
-      if (listed_.expects_invalid_argument ? !rejected : reply.outcome != CallResult::Outcome::kValue) return false;
+      const json args = args_for(problem_, name, input);
+      if (!listed_.expects_invalid_argument) {
+        // Through the memo: the check asks the same again.
+        runners_.oracle.call(name, args);  // JudgeFault when no value: outside the contract
+        continue;
+      }
+      CallResult reply = runners_.oracle.fresh_call(Request(name, args));
+      if (reply.outcome != CallResult::Outcome::kException || reply.exception_kind != "invalid_argument") return false;
     }
     const std::optional<MarginRule>& margin = problem_.margin;
     if (listed_.expects_invalid_argument || !margin ||
@@ -192,7 +197,16 @@ std::vector<ShrunkExample> shrink_failures(const Problem& problem, const std::ve
     }
     // What is left of the budget, shared by the failures left to shrink.
     double share = std::chrono::duration<double, std::milli>(deadline - Clock::now()).count() / static_cast<double>(left--);
-    examples.push_back(CaseShrinker(problem, *cases[i], results[i], setup, runners).shrink(std::max(0.0, share)));
+    if (share < kMinCandidateMs) {
+      ShrunkExample example;
+      example.from_case = cases[i]->name;
+      example.failure_kind = results[i].failure_kind;
+      example.not_shrunk = fmt::format("not shrunk: the shrinking budget ({:g} s) was spent on earlier failures",
+                                       budget_ms / 1000);
+      examples.push_back(std::move(example));
+      continue;
+    }
+    examples.push_back(CaseShrinker(problem, *cases[i], results[i], setup, runners).shrink(share));
   }
   return examples;
 }

@@ -27,8 +27,9 @@ namespace judge {
 inline constexpr double kDefaultShrinkBudgetMs = 1000;
 
 // Draws per candidate when a sampler's support or determinism failure is
-// shrunk: the checker's first batch, which catches such samplers.
-inline constexpr std::int64_t kShrinkDraws = 2000;
+// shrunk: enough to draw a dropped token that holds a tenth of the mass
+// (with probability 1 - 0.9^200), few enough that a candidate costs a call.
+inline constexpr std::int64_t kShrinkDraws = 200;
 
 // The shrunk examples of `results` (judged on `cases`, in case order): one
 // per kind of failure, at most three, the budget shared among them.
