@@ -22,26 +22,8 @@ namespace fs = std::filesystem;
 
 using testing::JudgeRun;
 
-// The scratch root: the repository's harness with the fixture's adapter,
-// problems and solutions beside it, and a runner cache, one for each test
-// process (ctest runs each test in one of its own), removed when it ends.
-class ScratchRoot {
- public:
-  ScratchRoot() : dir_(testing::scratch_root("draws", "cli_try_" + std::to_string(getpid()))) {
-    fs::create_directories(dir_ / "workspace");
-  }
-  ~ScratchRoot() {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
-
 const fs::path& scratch_root() {
-  static const ScratchRoot root;
+  static const testing::ScratchRoot root("draws", "cli_try_");
   return root.dir();
 }
 

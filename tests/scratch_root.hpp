@@ -4,6 +4,8 @@
 // of the course's.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
@@ -21,5 +23,25 @@ inline std::filesystem::path scratch_root(const std::string& fixture_name, const
   fs::copy(fixture / "solutions", root / "solutions", fs::copy_options::recursive);
   return root;
 }
+
+// A scratch root of `fixture_name` for one test process (ctest runs each
+// test in one of its own), with an empty workspace/, removed when it ends.
+class ScratchRoot {
+ public:
+  ScratchRoot(const std::string& fixture_name, const std::string& prefix)
+      : dir_(scratch_root(fixture_name, prefix + std::to_string(getpid()))) {
+    std::filesystem::create_directories(dir_ / "workspace");
+  }
+  ~ScratchRoot() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  ScratchRoot(const ScratchRoot&) = delete;
+  ScratchRoot& operator=(const ScratchRoot&) = delete;
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+};
 
 }  // namespace judge::testing

@@ -19,6 +19,8 @@ class GradeCommand : public Command {
                     "where results and summaries go (default: DIR/.judge-grade); with --merge, the merged report")
         ->type_name("DIR");
     command.add_flag("--sanitize", options_.sanitize, "judge every submission under AddressSanitizer and UBSan");
+    command.add_flag("--shrink", options_.shrink,
+                     "shrink each failing submission's first failures (a second each) into its result file");
     command.add_flag("--trust-submissions", options_.trust_submissions,
                      "grade even where runners would share your user without a system-call filter");
     command.add_option("--shard", shard_, "grade only share K of N of the folder, split by file name")

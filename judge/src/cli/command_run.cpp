@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/workspace.hpp"
 #include "judging/judging.hpp"
+#include "judging/shrink.hpp"
 #include "report/formats.hpp"
 #include "spec/package.hpp"
 #include "util/errors.hpp"
@@ -26,6 +27,8 @@ struct RunOptions {
   bool no_cache = false;      // --no-cache: judge even an unchanged solution again
   bool sanitize = false;      // --sanitize: ASan + UBSan build of the learner's runner
   unsigned jobs = 0;          // --jobs: cases (problems, with several) judged at once; 0: one per core
+  bool no_shrink = false;     // --no-shrink: no shrunk example of a failure
+  double shrink_budget_s = kDefaultShrinkBudgetMs / 1000;  // --shrink-budget
   std::string format = "text";
   std::string hidden_visibility;  // --hidden-visibility (gradescope)
 };
@@ -71,6 +74,7 @@ Job job_for(const Paths& paths, const Problem& problem, const RunOptions& option
   request.display_name = display_path(request.solution_file);
   request.use_result_cache = !options.no_cache;
   request.sanitize = options.sanitize;
+  request.shrink_budget_ms = options.no_shrink ? 0 : options.shrink_budget_s * 1000;
   // Several problems are judged on every core already: one runner each.
   request.parallel_runners = problem_count > 1 ? 1 : options.jobs;
   return job;
@@ -91,6 +95,12 @@ class RunCommand : public Command {
         .add_option("--jobs", options_.jobs,
                     "runners judging cases at once, or problems with --all (default: one per core)")
         ->check(CLI::Range(1u, 64u));
+    command.add_flag("--no-shrink", options_.no_shrink, "show no shrunk example of a failing case");
+    command
+        .add_option("--shrink-budget", options_.shrink_budget_s,
+                    "seconds spent shrinking failing inputs after judging (default 1)")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(0.01, 600.0));
     command.add_option("--format", options_.format, "output format")->check(CLI::IsMember(output_format_names()));
     command
         .add_option("--hidden-visibility", options_.hidden_visibility,

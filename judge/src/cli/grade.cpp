@@ -16,6 +16,7 @@
 #include "build/build.hpp"
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
+#include "judging/shrink.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/syscall_filter.hpp"
 #include "spec/package.hpp"
@@ -123,7 +124,7 @@ GradeRow row_from_result(const ProblemResult& result) {
 // What decides a submission's row besides its own bytes: the problem's
 // files, the reference, the adapter, the harness and the judge itself. A
 // stored row with another key is stale.
-std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize) {
+std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize, bool shrink) {
   const Package package = package_of(paths, problem.slug);
   Fingerprint key;
   key.add("grade-v2");
@@ -136,6 +137,7 @@ std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize)
   key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
   key.add(sanitize ? "sanitize" : "plain");
+  if (shrink) key.add("shrink");
   return key.hex();
 }
 
@@ -270,7 +272,7 @@ struct Refused {
 std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& problem, const GradeOptions& options,
                                         const fs::path& results_dir, std::vector<GradeRow>* rows) {
   std::vector<std::size_t> queue;
-  const std::string judge = judge_key(paths, problem, options.sanitize);
+  const std::string judge = judge_key(paths, problem, options.sanitize, options.shrink);
   for (std::size_t i = 0; i < rows->size(); ++i) {
     GradeRow& row = (*rows)[i];
     std::string key = submission_key(judge, (fs::path(options.dir) / row.submission).string());
@@ -298,6 +300,8 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
   request.display_name = queued.submission;
   request.hints = false;  // much faster, and a gradebook has no use for them
   request.sanitize = options.sanitize;
+  // Off unless asked: a second per failing submission, for a gradebook.
+  request.shrink_budget_ms = options.shrink ? kDefaultShrinkBudgetMs : 0;
   if (share_cores) request.parallel_runners = 1;  // the submissions share the cores already
   auto start = std::chrono::steady_clock::now();
   GradeRow row;

@@ -32,6 +32,7 @@ struct GradeOptions {
   std::string report_dir;  // empty: DIR/.judge-grade
   unsigned jobs = 0;       // parallel judgings; 0: one per core
   bool sanitize = false;   // judge every submission under --sanitize
+  bool shrink = false;     // --shrink: each failing submission's result carries shrunk examples
   // Grade even where a runner could act as the judge's user (no user of its
   // own and no system-call filter): see runner_could_act_as_the_judge.
   bool trust_submissions = false;

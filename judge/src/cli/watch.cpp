@@ -18,6 +18,7 @@
 #include "check/registry.hpp"
 #include "cli/workspace.hpp"
 #include "judging/judging.hpp"
+#include "judging/shrink.hpp"
 #include "report/reporter.hpp"
 #include "spec/package.hpp"
 #include "util/errors.hpp"
@@ -182,6 +183,7 @@ class Watcher {
     request.solution_file = file_;
     request.display_name = display_;
     request.sanitize = options_.sanitize;
+    request.shrink_budget_ms = kDefaultShrinkBudgetMs;
     request.on_case = [&](const TestResult& result) {
       if (stop_requested) throw Interrupted{};
       reporter->case_finished(result);

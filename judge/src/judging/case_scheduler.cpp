@@ -22,23 +22,10 @@
 #include "util/worker_pool.hpp"
 
 namespace judge {
-namespace {
-// After this many cases time out, the rest are not run: each would cost a
-// full time limit and the verdict is already decided.
-constexpr int kMaxTimeouts = 3;
-// Beyond a few runners the judge's own work and memory bandwidth dominate.
-constexpr unsigned kMaxParallelRunners = 4;
+CaseRunners::CaseRunners(const Problem& problem, const CaseRunSetup& setup)
+    : oracle(problem, setup.reference_binary), learner(setup.learner_binary, setup.learner_limits) {}
 
-// What one worker judges with: a learner runner and a reference runner of
-// its own (a runner serves one request at a time).
-struct Runners {
-  Runners(const Problem& problem, const CaseRunSetup& setup)
-      : oracle(problem, setup.reference_binary), learner(setup.learner_binary, setup.learner_limits) {}
-  ReferenceOracle oracle;
-  RunnerSession learner;
-};
-
-TestResult judge_case(const Problem& problem, const TestCase& listed, const CaseRunSetup& setup, Runners& runners) {
+TestResult judge_case(const Problem& problem, const TestCase& listed, const CaseRunSetup& setup, CaseRunners& runners) {
   // The case with its generated inputs expanded, for the checker.
   TestCase test = listed;
   test.input = materialize_input(listed.input);
@@ -54,6 +41,13 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
   describe_failed_case(listed, &result);
   return result;
 }
+
+namespace {
+// After this many cases time out, the rest are not run: each would cost a
+// full time limit and the verdict is already decided.
+constexpr int kMaxTimeouts = 3;
+// Beyond a few runners the judge's own work and memory bandwidth dominate.
+constexpr unsigned kMaxParallelRunners = 4;
 
 TestResult not_run(const TestCase& test, int timeouts) {
   TestResult result = start_result(test);
@@ -213,8 +207,8 @@ void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases
   // load while the first cases run, and the judge forks them while its heap
   // is small (after a fork, every page the judge writes again costs a page
   // fault, and a case's inputs and expectations are megabytes).
-  std::vector<std::unique_ptr<Runners>> runners;
-  for (std::size_t i = 0; i < workers; ++i) runners.push_back(std::make_unique<Runners>(problem, setup));
+  std::vector<std::unique_ptr<CaseRunners>> runners;
+  for (std::size_t i = 0; i < workers; ++i) runners.push_back(std::make_unique<CaseRunners>(problem, setup));
   schedule_cases(
       cases, costs, workers,
       [&](std::size_t worker, const TestCase& test) { return judge_case(problem, test, setup, *runners[worker]); },

@@ -12,6 +12,7 @@
 
 #include "check/checker.hpp"
 #include "check/crash_report.hpp"
+#include "check/reference_oracle.hpp"
 #include "run/runner_session.hpp"
 #include "spec/problem.hpp"
 #include "spec/verdict.hpp"
@@ -26,6 +27,19 @@ struct CaseRunSetup {
   bool sanitize = false;          // speed is not compared under --sanitize
   unsigned parallel_runners = 1;  // learner runners judging cases at once (at least 1)
 };
+
+// What a case is judged with: a learner runner and a reference runner
+// (a runner serves one request at a time, so each worker has its own).
+struct CaseRunners {
+  CaseRunners(const Problem& problem, const CaseRunSetup& setup);
+  ReferenceOracle oracle;
+  RunnerSession learner;
+};
+
+// Judges `listed` (its generated inputs expanded here) through its checker
+// on `runners`: a crash explained, a failure described with the case's
+// input as written.
+TestResult judge_case(const Problem& problem, const TestCase& listed, const CaseRunSetup& setup, CaseRunners& runners);
 
 // How many runners judge a problem's cases at once when the caller leaves
 // it to the judge: one per core, at most kMaxParallelRunners.

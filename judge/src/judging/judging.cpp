@@ -13,6 +13,7 @@
 #include "judging/case_scheduler.hpp"
 #include "judging/hints.hpp"
 #include "judging/result_cache.hpp"
+#include "judging/shrink.hpp"
 #include "sandbox/limits.hpp"
 #include "spec/package.hpp"
 #include "spec/solutions_index.hpp"
@@ -80,7 +81,8 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   }
 
   std::string cache_key =
-      result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints);
+      result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints,
+                       request.shrink_budget_ms);
   if (request.use_result_cache) {
     if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
       cached->solution = request.display_name;
@@ -99,7 +101,8 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   // and its verdict is that of the first case in that order that failed.
   std::vector<const TestCase*> cases = problem.cases();
   std::vector<std::optional<TestResult>> judged(cases.size());
-  run_cases(problem, cases, case_setup(problem, request, runners), [&](std::size_t index, TestResult& result) {
+  const CaseRunSetup setup = case_setup(problem, request, runners);
+  run_cases(problem, cases, setup, [&](std::size_t index, TestResult& result) {
     if (request.on_case) request.on_case(result);
     judged[index] = std::move(result);
   });
@@ -115,6 +118,13 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   if (decided && request.hints) {
     if (request.on_progress) request.on_progress("comparing with known mistakes");
     add_hints(paths, problem, cases, &outcome);
+  }
+  if (decided && request.shrink_budget_ms > 0) {
+    if (request.on_progress) request.on_progress("shrinking the failing input");
+    // Runners of the same binaries and limits as the cases had: the
+    // workers' runners ended with their threads.
+    CaseRunners shrink_runners(problem, setup);
+    outcome.shrunk = shrink_failures(problem, cases, outcome.tests, setup, shrink_runners, request.shrink_budget_ms);
   }
   store_cached_result(paths, cache_key, outcome);
   return outcome;

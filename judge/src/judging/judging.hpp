@@ -28,6 +28,9 @@ struct JudgeRequest {
   // (see case_scheduler.hpp). Callers that already judge several solutions
   // at once ask for 1.
   unsigned parallel_runners = 0;
+  // After judging, shrink the first failing case of each kind within this
+  // many milliseconds in all (shrink.hpp); 0: no shrinking.
+  double shrink_budget_ms = 0;
 };
 
 // The request's runner and the reference's, built at once (both cores).

@@ -1,6 +1,8 @@
 // The result cache: one JSON file per key under <cache>/results.
 #include "judging/result_cache.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -19,12 +21,13 @@ std::string result_file(const Paths& paths, const std::string& key) {
 }  // namespace
 
 std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
-                             const std::string& reference_binary, bool hints) {
+                             const std::string& reference_binary, bool hints, double shrink_budget_ms) {
   Fingerprint key;
   key.add(learner_binary);  // named by the hash of everything compiled into it
   key.add(reference_binary);
   key.add_tree(problem.dir);                                               // spec, stub and every case file
   if (hints) key.add_tree(package_of(paths, problem.slug).solutions_dir);  // the known mistakes
+  if (shrink_budget_ms > 0) key.add(fmt::format("shrink {}", shrink_budget_ms));
   key.add_file_stamp("/proc/self/exe");                                    // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
   return key.hex();

@@ -13,9 +13,10 @@
 namespace judge {
 
 // The key for judging `learner_binary` against `problem` with
-// `reference_binary` (both already keyed by content) and hints on or off.
+// `reference_binary` (both already keyed by content), hints on or off and
+// the shrinking budget (0: off).
 std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
-                             const std::string& reference_binary, bool hints);
+                             const std::string& reference_binary, bool hints, double shrink_budget_ms);
 
 std::optional<ProblemResult> load_cached_result(const Paths& paths, const std::string& key);
 

@@ -130,6 +130,7 @@ class TextReporter : public Reporter {
       std::string label = fit_characters(fmt::format("hint ({}):", explained(hint)), width_ - 2);
       fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label), hanging("    ", "    ", hint.mistake, width_, 8));
     }
+    for (const ShrunkExample& example : result.shrunk) print_shrunk(example);
     std::size_t passed = 0;
     for (const TestResult& test : result.tests) passed += test.verdict == Verdict::kAccepted;
     bool ok = result.verdict == Verdict::kAccepted;
@@ -203,6 +204,20 @@ class TextReporter : public Reporter {
       fmt::print(out_, "{}your code printed:\n{}", kIndent,
                  indent_lines(test.output, std::string(kIndent) + "| ", kPrintedLinesShown, width_));
     }
+  }
+
+  // A failure shrunk after judging: where it came from and how far, then
+  // the smaller input, the check's message and expected and got on it.
+  void print_shrunk(const ShrunkExample& example) {
+    if (!example.shrunk) {
+      std::string line = fmt::format("  {} ({})", example.not_shrunk, example.from_case);
+      return (void)fmt::print(out_, "{}\n", terminal_safe(fit_characters(line, width_)));
+    }
+    std::string head = fmt::format("shrunk from {}, {}:", example.from_case, example.sizes);
+    fmt::print(out_, "  {}\n", paint(colour_, Tone::kHint, terminal_safe(fit_characters(head, width_ - 2))));
+    print_input(example.input);
+    fmt::print(out_, "{}", labelled("", example.message, width_, kMessageLines));
+    if (!example.details.empty()) fmt::print(out_, "{}", indent_lines(example.details, kIndent, 12, width_));
   }
 
   // A map input one argument a line, each as short as it must be to fit.

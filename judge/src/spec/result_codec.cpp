@@ -2,6 +2,7 @@
 #include "spec/result_codec.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace judge {
 using nlohmann::json;
@@ -58,6 +59,58 @@ json test_to_json(const TestResult& test, ResultForm form) {
   return out;
 }
 
+namespace {
+// The inverse of with_named_non_finite, for a shrunk input read back from
+// the result cache.
+json with_numbered_non_finite(const json& value) {
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+    return value;
+  }
+  if (!value.is_structured()) return value;
+  json out = value;
+  for (auto& item : out) item = with_numbered_non_finite(item);
+  return out;
+}
+
+json shrunk_to_json(const ShrunkExample& example) {
+  json out = {{"from_case", example.from_case}, {"failure_kind", example.failure_kind}, {"shrunk", example.shrunk}};
+  if (!example.shrunk) {
+    out["reason"] = example.not_shrunk;
+  } else {
+    out["sizes"] = example.sizes;
+    out["input"] = with_named_non_finite(example.input);
+    out["message"] = example.message;
+    out["details"] = example.details;
+  }
+  out["candidates_tried"] = example.candidates_tried;
+  out["ms"] = std::round(example.ms * 1000) / 1000;
+  return out;
+}
+
+ShrunkExample shrunk_from_json(const json& data) {
+  ShrunkExample example;
+  example.from_case = data.at("from_case");
+  example.failure_kind = data.at("failure_kind");
+  example.shrunk = data.at("shrunk");
+  if (!example.shrunk) {
+    example.not_shrunk = data.at("reason");
+  } else {
+    example.sizes = data.at("sizes");
+    example.input = with_numbered_non_finite(data.at("input"));
+    example.message = data.at("message");
+    example.details = data.at("details");
+  }
+  example.candidates_tried = data.at("candidates_tried");
+  example.ms = data.at("ms");
+  return example;
+}
+
+}  // namespace
+
 json result_to_json(const ProblemResult& result, ResultForm form) {
   json tests = json::array();
   for (const TestResult& test : result.tests) tests.push_back(test_to_json(test, form));
@@ -70,6 +123,11 @@ json result_to_json(const ProblemResult& result, ResultForm form) {
     json hints = json::array();
     for (const Hint& hint : result.hints) hints.push_back({{"mistake", hint.mistake}, {"cases", hint.cases}});
     out["hints"] = hints;
+  }
+  if (form == ResultForm::kFull || !result.shrunk.empty()) {
+    json shrunk = json::array();
+    for (const ShrunkExample& example : result.shrunk) shrunk.push_back(shrunk_to_json(example));
+    out["shrunk"] = shrunk;
   }
   if (form == ResultForm::kPublic) out["solution"] = result.solution;
   return out;
@@ -99,6 +157,7 @@ ProblemResult result_from_json(const json& data) {
   for (const json& test : data.at("tests")) result.tests.push_back(test_from_json(test));
   for (const json& hint : data.at("hints"))
     result.hints.push_back({hint.at("mistake"), hint.at("cases").get<std::vector<std::string>>()});
+  for (const json& example : data.at("shrunk")) result.shrunk.push_back(shrunk_from_json(example));
   return result;
 }
 

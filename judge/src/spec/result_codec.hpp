@@ -4,7 +4,9 @@
 // problem, its verdict, the judged file, a message when there is one, and
 // per case its name, visibility, verdict, time in ms (to the microsecond),
 // message and hint, and for a failed case its note, input (non-finite
-// numbers as "inf", "-inf", "nan") and details. The full form adds the
+// numbers as "inf", "-inf", "nan") and details; and the shrunk examples,
+// when there are any (each from_case, failure_kind, shrunk, and either
+// reason or sizes, input, message and details). The full form adds the
 // rest a TestResult holds (printed output, failure kind, returned value,
 // slowest call) but not the note and input, which the problem gives, for
 // the result cache, which reads it back. A returned value is stored

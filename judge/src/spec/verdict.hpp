@@ -52,6 +52,22 @@ struct Hint {
   std::vector<std::string> cases;
 };
 
+// A failing case's input made as small as the time allowed, checked again
+// to fail the same way under the case's rule (judging/shrink.hpp), or why
+// the case was not shrunk.
+struct ShrunkExample {
+  std::string from_case;     // the failing case it was derived from
+  std::string failure_kind;  // the kind of failure it keeps (TestResult::failure_kind)
+  bool shrunk = false;       // false: not_shrunk says why, and nothing else is set
+  std::string not_shrunk;
+  std::string sizes;         // what got smaller: "logits 131,072 -> 3 entries, k 40 -> 1"
+  nlohmann::json input;      // the smaller input, whole
+  std::string message;       // the case's check on it, in the checker's words
+  std::string details;       // expected and got on it
+  int candidates_tried = 0;  // smaller inputs run through both solutions
+  double ms = 0;             // the search's wall time
+};
+
 struct ProblemResult {
   std::string problem;
   std::string solution;  // the judged file, for people
@@ -61,6 +77,9 @@ struct ProblemResult {
   std::vector<Hint> hints;  // known mistakes that explain the failures, best first
   bool from_cache = false;  // answered by the result cache: nothing was run
   Tolerance tolerance;      // the problem's; a case that has its own says so in its message
+  // The first failing case of each kind of failure, shrunk (when judging
+  // was asked to shrink), in case order.
+  std::vector<ShrunkExample> shrunk;
 };
 
 }  // namespace judge

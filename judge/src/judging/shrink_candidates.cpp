@@ -1,0 +1,403 @@
+// for_each_candidate: the cuts and simplifications of each input type, in
+// the order they are tried; size_change for the report.
+#include "judging/shrink_candidates.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace judge {
+using json = nlohmann::json;
+namespace {
+using Consider = std::function<bool(const json&)>;
+
+// Entry by entry simplification costs a call per entry and per simpler
+// value: worth it only once a list is this short.
+constexpr std::size_t kEntriesSimplified = 32;
+
+// Removes [from, to) for chunks of half the list, then a quarter, ... down
+// to single entries, calling `cut(from, to)` for each; true as soon as one
+// is taken. A list of one entry may be cut to none: the contract decides.
+bool index_cuts(std::size_t size, const std::function<bool(std::size_t, std::size_t)>& cut) {
+  if (size == 0) return false;
+  for (std::size_t chunk = std::max<std::size_t>(1, size / 2);; chunk /= 2) {
+    for (std::size_t from = 0; from < size; from += chunk)
+      if (cut(from, std::min(size, from + chunk))) return true;
+    if (chunk == 1) return false;
+  }
+}
+
+json without(const json& list, std::size_t from, std::size_t to) {
+  json out = json::array();
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (i < from || i >= to) out.push_back(list[i]);
+  return out;
+}
+
+// How complicated a number reads: small integers first (positive before
+// negative), then halves, then one decimal, then the rest; infinities and
+// NaN last, so -inf is replaced only when the failure survives it.
+double complexity(double value) {
+  if (!std::isfinite(value)) return 1e300;
+  double size = std::fabs(value) + (value < 0 ? 0.5 : 0);
+  if (value == std::trunc(value)) return size;
+  if (2 * value == std::trunc(2 * value)) return 1e3 + size;
+  if (10 * value == std::trunc(10 * value)) return 1e6 + size;
+  return 1e9 + size;
+}
+
+// Simpler numbers to put in place of `value`, simplest first.
+std::vector<double> simpler_numbers(double value) {
+  std::vector<double> options = {0, 1, -1, 0.5, 2, -2, 3, -3};
+  if (std::isfinite(value)) {
+    options.push_back(std::trunc(value));
+    options.push_back(std::trunc(value / 2));
+    options.push_back(std::round(value * 10) / 10);
+  }
+  std::vector<double> simpler;
+  for (double option : options)
+    if (complexity(option) < complexity(value) && std::find(simpler.begin(), simpler.end(), option) == simpler.end())
+      simpler.push_back(option);
+  std::stable_sort(simpler.begin(), simpler.end(), [](double a, double b) { return complexity(a) < complexity(b); });
+  return simpler;
+}
+
+// Smaller integers (toward 0) to put in place of `value`, smallest first.
+std::vector<std::int64_t> smaller_integers(std::int64_t value) {
+  std::vector<std::int64_t> options = value > 0 ? std::vector<std::int64_t>{0, 1, 2, value / 2, value - 1}
+                                                : std::vector<std::int64_t>{0, -1, value / 2, value + 1};
+  std::vector<std::int64_t> smaller;
+  for (std::int64_t option : options)
+    if (std::llabs(option) < std::llabs(value) && std::find(smaller.begin(), smaller.end(), option) == smaller.end())
+      smaller.push_back(option);
+  return smaller;
+}
+
+// A number of the same JSON kind as `like` (an integer stays an integer:
+// lists of doubles travel as typed arrays, and an `any` model's vocab must
+// stay an integer).
+bool number_candidates(const json& like, const Consider& consider) {
+  if (like.is_number_integer()) {
+    for (std::int64_t option : smaller_integers(like.get<std::int64_t>()))
+      if (consider(json(option))) return true;
+    return false;
+  }
+  if (!like.is_number()) return false;
+  for (double option : simpler_numbers(like.get<double>()))
+    if (consider(json(option))) return true;
+  return false;
+}
+
+// Each entry of `list` simpler in turn (only for a short list).
+bool entry_candidates(const json& list, const std::function<bool(const json&, const Consider&)>& simpler,
+                      const Consider& consider) {
+  if (!list.is_array() || list.size() > kEntriesSimplified) return false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    bool taken = simpler(list[i], [&](const json& entry) {
+      json out = list;
+      out[i] = entry;
+      return consider(out);
+    });
+    if (taken) return true;
+  }
+  return false;
+}
+
+// The finite numbers of `list` replaced by their rank among its distinct
+// finite numbers (0, 1, 2, ...): order and ties kept, which is what most
+// logit bugs depend on; infinities and NaN kept.
+json ranked(const json& list) {
+  std::vector<double> finite;
+  for (const json& entry : list)
+    if (entry.is_number() && std::isfinite(entry.get<double>())) finite.push_back(entry.get<double>());
+  std::sort(finite.begin(), finite.end());
+  finite.erase(std::unique(finite.begin(), finite.end()), finite.end());
+  json out = json::array();
+  for (const json& entry : list) {
+    if (!entry.is_number() || !std::isfinite(entry.get<double>())) {
+      out.push_back(entry);
+      continue;
+    }
+    auto rank = std::lower_bound(finite.begin(), finite.end(), entry.get<double>()) - finite.begin();
+    out.push_back(json(static_cast<double>(rank)));
+  }
+  return out;
+}
+
+bool list_cuts(const json& list, const Consider& consider) {
+  if (!list.is_array()) return false;
+  return index_cuts(list.size(), [&](std::size_t from, std::size_t to) { return consider(without(list, from, to)); });
+}
+
+// A value of no declared shape (a toy model): members and entries shrink
+// one at a time, lists lose entries, numbers get simpler.
+bool any_candidates(const json& value, const Consider& consider) {
+  if (value.is_number()) return number_candidates(value, consider);
+  if (value.is_array()) {
+    if (list_cuts(value, consider)) return true;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      bool taken = any_candidates(value[i], [&](const json& entry) {
+        json out = value;
+        out[i] = entry;
+        return consider(out);
+      });
+      if (taken) return true;
+    }
+    return false;
+  }
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items()) {
+      bool taken = any_candidates(member, [&, key = key](const json& smaller) {
+        json out = value;
+        out[key] = smaller;
+        return consider(out);
+      });
+      if (taken) return true;
+    }
+  }
+  return false;
+}
+
+bool is_matrix(const json& value) {
+  if (!value.is_array() || value.empty()) return false;
+  for (const json& row : value)
+    if (!row.is_array() || row.size() != value[0].size()) return false;
+  return true;
+}
+
+// The inputs of `op` of type `type` present in `input`, in spec order.
+std::vector<std::string> inputs_of_type(const Operation& op, const json& input, ValueType type) {
+  std::vector<std::string> names;
+  for (const auto& [name, declared] : op.inputs)
+    if (declared == type && input.contains(name)) names.push_back(name);
+  return names;
+}
+
+// Matrices with the same number of rows lose the same rows (a kv cache's
+// q, k and v are one row per step); with the same number of columns, the
+// same columns (speculative decoding's draft and target rows over one
+// vocabulary) unless the columns are attention heads.
+bool matrix_cuts(const Operation& op, const json& input, bool columns_are_heads, const Consider& consider) {
+  std::map<std::size_t, std::vector<std::string>> by_rows, by_columns;
+  for (const std::string& name : inputs_of_type(op, input, ValueType::kMatrix)) {
+    if (!is_matrix(input[name])) continue;
+    by_rows[input[name].size()].push_back(name);
+    by_columns[input[name][0].size()].push_back(name);
+  }
+  for (const auto& [rows, names] : by_rows) {
+    bool taken = index_cuts(rows, [&, &names = names](std::size_t from, std::size_t to) {
+      json out = input;
+      for (const std::string& name : names) out[name] = without(input[name], from, to);
+      return consider(out);
+    });
+    if (taken) return true;
+  }
+  if (columns_are_heads) return false;
+  for (const auto& [columns, names] : by_columns) {
+    bool taken = index_cuts(columns, [&, &names = names](std::size_t from, std::size_t to) {
+      json out = input;
+      for (const std::string& name : names) {
+        out[name] = json::array();
+        for (const json& row : input[name]) out[name].push_back(without(row, from, to));
+      }
+      return consider(out);
+    });
+    if (taken) return true;
+  }
+  return false;
+}
+
+// Attention heads: query heads in n_kv_heads groups of n_heads / n_kv_heads
+// (each group reads one key/value head), head_dim columns each, laid out
+// head after head in q's rows (and k's and v's). Fewer KV heads (with their
+// groups), smaller groups, smaller heads: each keeps the shapes consistent.
+class Heads {
+ public:
+  explicit Heads(const json& input) : input_(input) {
+    for (const char* key : {"n_heads", "n_kv_heads", "head_dim"})
+      if (!input.contains(key) || !input[key].is_number_integer()) return;
+    for (const char* key : {"q", "k", "v"})
+      if (!input.contains(key) || !is_matrix(input[key])) return;
+    heads_ = input["n_heads"].get<std::int64_t>();
+    kv_heads_ = input["n_kv_heads"].get<std::int64_t>();
+    dim_ = input["head_dim"].get<std::int64_t>();
+    valid_ = heads_ > 0 && kv_heads_ > 0 && dim_ > 0 && heads_ % kv_heads_ == 0 &&
+             input["q"][0].size() == static_cast<std::size_t>(heads_ * dim_) &&
+             input["k"][0].size() == static_cast<std::size_t>(kv_heads_ * dim_) &&
+             input["v"][0].size() == static_cast<std::size_t>(kv_heads_ * dim_);
+  }
+
+  bool valid() const { return valid_; }
+
+  bool candidates(const Consider& consider) const {
+    const std::int64_t group = heads_ / kv_heads_;
+    std::vector<std::int64_t> all_kv(static_cast<std::size_t>(kv_heads_));
+    for (std::int64_t g = 0; g < kv_heads_; ++g) all_kv[static_cast<std::size_t>(g)] = g;
+    // One KV head less, with the query heads of its group.
+    if (kv_heads_ > 1)
+      for (std::int64_t dropped = 0; dropped < kv_heads_; ++dropped) {
+        std::vector<std::int64_t> kv;
+        for (std::int64_t g : all_kv)
+          if (g != dropped) kv.push_back(g);
+        if (consider(keep(query_heads(kv, group), kv, dim_))) return true;
+      }
+    // Smaller groups.
+    for (std::int64_t smaller : smaller_integers(group))
+      if (smaller >= 1 && consider(keep(query_heads(all_kv, smaller), all_kv, dim_))) return true;
+    // Smaller heads.
+    for (std::int64_t smaller : smaller_integers(dim_))
+      if (smaller >= 1 && consider(keep(query_heads(all_kv, group), all_kv, smaller))) return true;
+    return false;
+  }
+
+ private:
+  // The first `per_group` query heads of each of the groups of `kv`.
+  std::vector<std::int64_t> query_heads(const std::vector<std::int64_t>& kv, std::int64_t per_group) const {
+    std::vector<std::int64_t> heads;
+    for (std::int64_t g : kv)
+      for (std::int64_t i = 0; i < per_group; ++i) heads.push_back(g * (heads_ / kv_heads_) + i);
+    return heads;
+  }
+
+  // The first `dim` columns of each head of `heads` in each row.
+  json columns(const json& matrix, const std::vector<std::int64_t>& heads, std::int64_t dim) const {
+    json out = json::array();
+    for (const json& row : matrix) {
+      json kept = json::array();
+      for (std::int64_t head : heads)
+        for (std::int64_t j = 0; j < dim; ++j) kept.push_back(row[static_cast<std::size_t>(head * dim_ + j)]);
+      out.push_back(std::move(kept));
+    }
+    return out;
+  }
+
+  json keep(const std::vector<std::int64_t>& query, const std::vector<std::int64_t>& kv, std::int64_t dim) const {
+    json out = input_;
+    out["q"] = columns(input_["q"], query, dim);
+    out["k"] = columns(input_["k"], kv, dim);
+    out["v"] = columns(input_["v"], kv, dim);
+    out["n_heads"] = static_cast<std::int64_t>(query.size());
+    out["n_kv_heads"] = static_cast<std::int64_t>(kv.size());
+    out["head_dim"] = dim;
+    // A last call after the steps (a list of one row), when it has the
+    // steps' shape: shrunk alike.
+    const std::pair<const char*, const std::vector<std::int64_t>*> last[] = {
+        {"last_q", &query}, {"last_k", &kv}, {"last_v", &kv}};
+    for (const auto& [key, heads] : last) {
+      std::size_t full = static_cast<std::size_t>((heads == &query ? heads_ : kv_heads_) * dim_);
+      if (input_.contains(key) && input_[key].is_array() && input_[key].size() == full)
+        out[key] = columns(json::array({input_[key]}), *heads, dim)[0];
+    }
+    if (input_.contains("last_n_heads") && input_["last_n_heads"] == input_["n_heads"])
+      out["last_n_heads"] = out["n_heads"];
+    return out;
+  }
+
+  const json& input_;
+  bool valid_ = false;
+  std::int64_t heads_ = 0, kv_heads_ = 0, dim_ = 0;
+};
+
+// The candidates of one declared input, each handed on as a whole input.
+bool input_candidates(ValueType type, const std::string& name, const json& input, bool simplify,
+                      const Consider& consider) {
+  const json& value = input[name];
+  Consider as_input = [&](const json& smaller) {
+    json out = input;
+    out[name] = smaller;
+    return consider(out);
+  };
+  auto simpler_number = [](const json& entry, const Consider& with) { return number_candidates(entry, with); };
+  switch (type) {
+    case ValueType::kDoubles:
+      if (!simplify) return list_cuts(value, as_input);
+      if (value.is_array() && ranked(value) != value && as_input(ranked(value))) return true;
+      return entry_candidates(value, simpler_number, as_input);
+    case ValueType::kInts:
+      return simplify ? entry_candidates(value, simpler_number, as_input) : list_cuts(value, as_input);
+    case ValueType::kMatrix:
+      if (!simplify || !is_matrix(value) || value.size() * value[0].size() > kEntriesSimplified) return false;
+      return entry_candidates(
+          value, [&](const json& row, const Consider& with) { return entry_candidates(row, simpler_number, with); },
+          as_input);
+    case ValueType::kInteger:
+    case ValueType::kNumber:
+      return simplify && number_candidates(value, as_input);
+    case ValueType::kAny:
+      return !simplify && any_candidates(value, as_input);
+    default:  // seeds the judge supplies, booleans, strings
+      return false;
+  }
+}
+}  // namespace
+
+bool for_each_candidate(const Operation& op, const json& input, const Consider& consider) {
+  // Structure first (fewer heads, steps, entries), then simpler values.
+  Heads heads(input);
+  if (heads.valid() && heads.candidates(consider)) return true;
+  if (matrix_cuts(op, input, heads.valid(), consider)) return true;
+  for (bool simplify : {false, true})
+    for (const auto& [name, type] : op.inputs)
+      if (input.contains(name) && input_candidates(type, name, input, simplify, consider)) return true;
+  return false;
+}
+
+namespace {
+// 131072 -> "131,072".
+std::string grouped(std::size_t number) {
+  std::string digits = std::to_string(number), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::size_t numbers_in(const json& value) {
+  if (value.is_number()) return 1;
+  std::size_t count = 0;
+  if (value.is_structured())
+    for (const json& item : value) count += numbers_in(item);
+  return count;
+}
+
+std::string shape(const json& value) {
+  if (is_matrix(value)) return fmt::format("{}x{}", value.size(), value[0].size());
+  return grouped(value.is_array() ? value.size() : 0);
+}
+}  // namespace
+
+std::string size_change(const Operation& op, const json& before, const json& after) {
+  std::vector<std::string> changes;
+  for (const auto& [name, type] : op.inputs) {
+    if (!before.contains(name) || !after.contains(name)) continue;
+    const json &was = before[name], &now = after[name];
+    switch (type) {
+      case ValueType::kDoubles:
+      case ValueType::kInts:
+      case ValueType::kMatrix:
+        if (shape(was) != shape(now))
+          changes.push_back(fmt::format("{} {} -> {}{}", name, shape(was), shape(now),
+                                        type == ValueType::kMatrix ? "" : " entries"));
+        break;
+      case ValueType::kInteger:
+        if (was != now) changes.push_back(fmt::format("{} {} -> {}", name, was.dump(), now.dump()));
+        break;
+      case ValueType::kAny:
+        if (numbers_in(was) != numbers_in(now))
+          changes.push_back(fmt::format("{} {} -> {} numbers", name, grouped(numbers_in(was)), grouped(numbers_in(now))));
+        break;
+      default:
+        break;
+    }
+  }
+  std::string text;
+  for (const std::string& change : changes) text += (text.empty() ? "" : ", ") + change;
+  return text;
+}
+
+}  // namespace judge
