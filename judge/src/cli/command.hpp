@@ -50,6 +50,7 @@ std::unique_ptr<Command> make_solution_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_try_command();
 std::unique_ptr<Command> make_watch_command();
+std::unique_ptr<Command> make_serve_command();
 std::unique_ptr<Command> make_grade_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_new_command();

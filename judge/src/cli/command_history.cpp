@@ -5,6 +5,7 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "cli/progress_json.hpp"
 #include "cli/workspace.hpp"
 #include "spec/package.hpp"
 
@@ -23,12 +24,7 @@ class HistoryCommand : public Command {
     std::string status = progress_name(progress_of(context.paths, problem.slug));
     if (format_ == "json") {
       nlohmann::json list = nlohmann::json::array();
-      for (const Attempt& a : attempts)
-        list.push_back({{"time", a.time},
-                        {"verdict", verdict_name(a.verdict)},
-                        {"passed", a.passed},
-                        {"cases", a.cases},
-                        {"seconds", a.seconds}});
+      for (const Attempt& a : attempts) list.push_back(attempt_json(a));
       fmt::print("{}\n", nlohmann::json{{"problem", problem.slug}, {"status", status}, {"attempts", list}}.dump());
       return 0;
     }

@@ -56,6 +56,7 @@ const std::vector<CommandEntry>& command_table() {
       {"try", "run one op on your own --input beside the reference, and show the difference", make_try_command},
       {"grade", "judge every solution file in DIR, in parallel, resumably; CSV and JSON summary", make_grade_command},
       {"watch", "judge your solution again on every save (Ctrl-C to stop)", make_watch_command},
+      {"serve", "the practice page in your browser: statement, editor, Run (127.0.0.1 only)", make_serve_command},
       {"completion", "print a shell completion script (see README)", make_completion_command},
       {"__slugs", "the problem slugs, one a line (for completion)", make_slugs_command, /*hidden=*/true},
   };
@@ -72,6 +73,7 @@ Examples:
                                     your answer beside the reference's on an input
   judge history top_p               your attempts
   judge solution top_p              the reference explained, once solved
+  judge serve                       the same in a browser page
   judge COMMAND --help              a command's options
 )";
 
