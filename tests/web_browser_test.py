@@ -5,7 +5,7 @@ through chromedriver's WebDriver HTTP API (the standard library only).
 It serves the fixture problem `draws` (tests/fixtures/draws) from a scratch
 root, opens the printed URL, starts the problem, fills the editor with a
 correct solution, runs it and sees "accepted" (with cases shown before the
-verdict); then a wrong one, and sees the failing case with its input; then
+verdict), tries an input and sees the solution; then a wrong one, and sees the failing case with its input; then
 one that does not compile, and sees the error marked on its line; then a
 save by another editor appearing in the page.
 
@@ -202,7 +202,7 @@ def main():
             server.terminate()
             driver_process.wait(10)
             server.wait(10)
-    print("PASSED: started, accepted, a failing case with its input, a compile error marked, an outside save seen")
+    print("PASSED: started, accepted, try, the solution, a failing case with its input, a compile error marked, an outside save seen")
 
 
 def check_the_page(driver, url, root, tests, shots):
@@ -218,6 +218,8 @@ def check_the_page(driver, url, root, tests, shots):
     driver.wait("return document.getElementById('title').textContent.includes('Draws');", "the statement")
     if not driver.run("return !!document.querySelector('#statement p') && !!document.querySelector('.CodeMirror');"):
         fail("the statement is not rendered as HTML, or the editor is not CodeMirror")
+    if not driver.run("return !!document.querySelector('#statement .katex');"):
+        fail("the statement's formula is not rendered by KaTeX")
 
     # Start: the stub, as `judge start` writes it.
     driver.click("#start-button")
@@ -240,6 +242,15 @@ def check_the_page(driver, url, root, tests, shots):
                 " === 'solved';", "the list to say solved", 30)
     if shots:
         driver.screenshot(os.path.join(shots, "web-problem.png"))
+
+    # Try (the op's sample input is filled in), and the solution once solved.
+    driver.click('.tabs button[data-tab="try"]')
+    driver.click("#try-button")
+    driver.wait("return document.getElementById('try-summary').textContent.startsWith('agree');", "Try to agree", 120)
+    driver.click('.tabs button[data-tab="solution"]')
+    driver.wait("return document.getElementById('solution-reference').textContent.includes('softmax_sample');",
+                "the reference solution", 20)
+    driver.click('.tabs button[data-tab="results"]')
 
     # A wrong one: the failing case, its input, the verdict.
     wrong = read(os.path.join(tests, "fixtures/draws/solutions/draws/wrong/probs_unnormalized.hpp"))
