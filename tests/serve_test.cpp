@@ -309,6 +309,24 @@ TEST(Serve, TheUrlLoadsThePageWithTheTokenAndSetsTheCookie) {
   EXPECT_EQ(status_of(client.Put("/api/workspace/draws", {{"Cookie", pair}}, "{}", "application/json")), 403);
 }
 
+TEST(Serve, FilesComeOnlyFromThePagesFolderAndTheSystemsLibraries) {
+  httplib::Client client = server().client();
+  EXPECT_EQ(status_of(client.Get("/static/app.js", server().with_token())), 200);
+  for (const char* path : {"/static/../README.md", "/static/%2e%2e/README.md", "/vendor/katex/../../../../etc/passwd",
+                           "/vendor/codemirror/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/README.md"}) {
+    httplib::Result result = client.Get(path, server().with_token());
+    EXPECT_EQ(status_of(result), 404) << path;
+  }
+}
+
+TEST(Serve, AChosenPortThatIsTakenIsAnError) {
+  testing::JudgeRun taken =
+      testing::run_judge({"serve", "--port", std::to_string(server().port()), "--no-open"}, {"DISPLAY="});
+  EXPECT_EQ(taken.status, 2);
+  EXPECT_EQ(taken.err, "judge: serve: cannot listen on 127.0.0.1:" + std::to_string(server().port()) + " (in use?)\n");
+  EXPECT_EQ(taken.out, "");
+}
+
 TEST(Serve, TheProblemListIsWhatJudgeListComputes) {
   httplib::Result result = server().client().Get("/api/problems", server().with_token());
   ASSERT_EQ(status_of(result), 200);
