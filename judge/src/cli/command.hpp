@@ -56,6 +56,7 @@ std::unique_ptr<Command> make_solution_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_try_command();
 std::unique_ptr<Command> make_watch_command();
+std::unique_ptr<Command> make_serve_command();
 std::unique_ptr<Command> make_grade_command();
 std::unique_ptr<Command> make_export_command();
 std::unique_ptr<Command> make_validate_command();

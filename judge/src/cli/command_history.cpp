@@ -5,6 +5,7 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "cli/progress_json.hpp"
 #include "cli/workspace.hpp"
 #include "spec/result_codec.hpp"
 #include "spec/package.hpp"
@@ -24,12 +25,7 @@ class HistoryCommand : public Command {
     std::string status = progress_name(progress_of(context.paths, problem.slug));
     if (format_ == "json") {
       nlohmann::json list = nlohmann::json::array();
-      for (const Attempt& a : attempts)
-        list.push_back({{"time", a.time},
-                        {"verdict", verdict_name(a.verdict)},
-                        {"passed", a.passed},
-                        {"cases", a.cases},
-                        {"seconds", a.seconds}});
+      for (const Attempt& a : attempts) list.push_back(attempt_json(a));
       fmt::print("{}\n",
                  json_text(with_schema_version({{"problem", problem.slug}, {"status", status}, {"attempts", list}})));
       return 0;

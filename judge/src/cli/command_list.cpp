@@ -7,6 +7,7 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "cli/progress_json.hpp"
 #include "cli/workspace.hpp"
 #include "spec/result_codec.hpp"
 #include "util/text.hpp"
@@ -17,11 +18,6 @@ namespace {
 std::string result_text(const Attempt& attempt) {
   if (attempt.cases == 0) return verdict_name(attempt.verdict);
   return fmt::format("{} ({}/{})", verdict_name(attempt.verdict), attempt.passed, attempt.cases);
-}
-
-nlohmann::json attempt_json(const Attempt& attempt) {
-  return {{"time", attempt.time},       {"verdict", verdict_name(attempt.verdict)}, {"passed", attempt.passed},
-          {"cases", attempt.cases},     {"seconds", attempt.seconds}};
 }
 
 class ListCommand : public Command {
@@ -36,16 +32,7 @@ class ListCommand : public Command {
     std::vector<Problem> problems = load_all_problems(paths.problems_dir, checker_case_rules(), &broken);
     if (format_ == "json") {
       nlohmann::json out = nlohmann::json::array();
-      for (const Problem& problem : problems) {
-        std::vector<Attempt> attempts = attempts_of(paths, problem.slug);
-        std::optional<Attempt> best = best_attempt(attempts);
-        out.push_back({{"problem", problem.slug},
-                       {"title", problem.title},
-                       {"order", problem.order},
-                       {"status", progress_name(progress_of(paths, problem.slug))},
-                       {"attempts", attempts.size()},
-                       {"best", best ? attempt_json(*best) : nlohmann::json(nullptr)}});
-      }
+      for (const Problem& problem : problems) out.push_back(problem_progress_json(paths, problem));
       nlohmann::json errors = nlohmann::json::array();
       for (const BrokenProblem& problem : broken) errors.push_back({{"problem", problem.slug}, {"error", problem.error}});
       fmt::print("{}\n", json_text(with_schema_version({{"problems", out}, {"broken", errors}})));

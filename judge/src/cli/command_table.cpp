@@ -59,6 +59,7 @@ const std::vector<CommandEntry>& command_table() {
       {"export", "write a course platform's autograder: judge export gradescope PROBLEM... --out autograder.zip",
        make_export_command},
       {"watch", "judge your solution again on every save (Ctrl-C to stop)", make_watch_command},
+      {"serve", "the practice page in your browser: statement, editor, Run (127.0.0.1 only)", make_serve_command},
       {"completion", "print a shell completion script (see README)", make_completion_command},
       {"__slugs", "the problem slugs, one a line (for completion)", make_slugs_command, /*hidden=*/true},
   };
@@ -75,6 +76,7 @@ Examples:
                                     your answer beside the reference's on an input
   judge history top_p               your attempts
   judge solution top_p              the reference explained, once solved
+  judge serve                       the same in a browser page
   judge COMMAND --help              a command's options
 )";
 
