@@ -16,6 +16,7 @@
 #include "cli/web_guard.hpp"
 #include "cli/web_server.hpp"
 #include "util/errors.hpp"
+#include "util/installation.hpp"
 
 extern char** environ;
 
@@ -65,7 +66,7 @@ class ServeCommand : public Command {
 
   int run(const CommandContext& context) override {
     const std::string token = new_web_token();
-    WebServer server({context.paths, token, (fs::path(JUDGE_SOURCE_DIR) / "web").string()});
+    WebServer server({context.paths, token, (fs::path(this_installation().root) / "web").string()});
     const bool chosen = port_option_->count() > 0;
     int port = server.bind(chosen ? port_ : kDefaultPort);
     if (port < 0 && !chosen) port = server.bind(0);
