@@ -159,12 +159,15 @@ std::string fixture(const std::string& name) {
 // removed at the end.
 class Server {
  public:
-  Server() : root_(testing::scratch_root("draws", "serve_" + std::to_string(getpid()))) {
+  // `open`: without --no-open, in the environment `env` adds.
+  explicit Server(const std::string& name = "serve", bool open = false, std::vector<std::string> env = {"DISPLAY="})
+      : root_(testing::scratch_root("draws", name + "_" + std::to_string(getpid()))) {
     SpawnSpec spec;
-    spec.argv = {JUDGE_BINARY, "serve", "--port", "0", "--no-open"};
-    spec.env = testing::judge_environment({"JUDGE_ROOT=" + root_.string(),
-                                           "JUDGE_CACHE_DIR=" + (root_ / "cache").string(),
-                                           "JUDGE_WORKSPACE=" + (root_ / "workspace").string(), "DISPLAY="});
+    spec.argv = {JUDGE_BINARY, "serve", "--port", "0"};
+    if (!open) spec.argv.push_back("--no-open");
+    env.insert(env.end(), {"JUDGE_ROOT=" + root_.string(), "JUDGE_CACHE_DIR=" + (root_ / "cache").string(),
+                           "JUDGE_WORKSPACE=" + (root_ / "workspace").string()});
+    spec.env = testing::judge_environment(env);
     spec.working_dir = JUDGE_SOURCE_DIR;
     std::string error;
     child_ = Child::spawn(spec, &error);
@@ -317,6 +320,32 @@ TEST(Serve, FilesComeOnlyFromThePagesFolderAndTheSystemsLibraries) {
     httplib::Result result = client.Get(path, server().with_token());
     EXPECT_EQ(status_of(result), 404) << path;
   }
+}
+
+// The browser's command line is visible to every user (ps): it is given a
+// file of the user's own that leads to the URL, never the token itself.
+TEST(Serve, TheBrowserIsOpenedOnAPrivateFileNotOnTheToken) {
+  fs::path bin = fs::temp_directory_path() / ("judge-serve-open-" + std::to_string(getpid()));
+  fs::create_directories(bin);
+  fs::path seen = bin / "seen";
+  std::ofstream(bin / "xdg-open") << "#!/bin/sh\necho \"$1\" > " << seen.string() << ".tmp\nstat -c %a \"$1\" >> "
+                                   << seen.string() << ".tmp\ncat \"$1\" >> " << seen.string() << ".tmp\nmv "
+                                   << seen.string() << ".tmp " << seen.string() << "\n";
+  fs::permissions(bin / "xdg-open", fs::perms::owner_all);
+  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  Server opened("serve_open", /*open=*/true, {"DISPLAY=:99", "XDG_RUNTIME_DIR=" + bin.string(),
+                                              "PATH=" + bin.string() + ":" + path});
+  for (int i = 0; i < 200 && !fs::exists(seen); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::optional<std::string> record = read_file(seen.string());
+  fs::remove_all(bin);
+  ASSERT_TRUE(record) << "xdg-open was not run";
+  std::string argument = record->substr(0, record->find('\n'));
+  EXPECT_EQ(argument.find(opened.token()), std::string::npos) << argument;
+  EXPECT_EQ(argument.rfind(bin.string() + "/judge-serve-", 0), 0u) << argument;
+  EXPECT_NE(record->find("\n600\n"), std::string::npos) << *record;
+  EXPECT_NE(record->find("http://127.0.0.1:" + std::to_string(opened.port()) + "/?token=" + opened.token()),
+            std::string::npos)
+      << *record;
 }
 
 TEST(Serve, AChosenPortThatIsTakenIsAnError) {

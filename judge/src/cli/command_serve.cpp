@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -25,6 +27,28 @@ namespace fs = std::filesystem;
 namespace {
 // The port when none is asked for; another free one when it is taken.
 constexpr int kDefaultPort = 8421;
+
+// A file only the user can read that sends the browser on to `url`: a
+// browser's command line is visible to every user of the machine (ps), the
+// token must not be. Removed a minute later, once the browser has read it.
+// Empty when it cannot be written.
+std::string private_redirect_page(const std::string& url) {
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  std::string path = (fs::path(runtime && *runtime ? runtime : "/tmp") / "judge-serve-XXXXXX.html").string();
+  int fd = mkstemps(path.data(), 5);  // mode 0600
+  if (fd < 0) return "";
+  std::string page = fmt::format(
+      "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url={0}\">"
+      "<title>judge</title><p><a href=\"{0}\">Open the practice page</a></p>\n",
+      url);
+  bool written = write(fd, page.data(), page.size()) == static_cast<ssize_t>(page.size());
+  close(fd);
+  if (!written) {
+    unlink(path.c_str());
+    return "";
+  }
+  return path;
+}
 
 // Opens `url` in the desktop's browser, in the background. Only with a
 // display: on a bare terminal xdg-open would start a text browser in it.
@@ -47,12 +71,21 @@ bool open_in_browser(const std::string& url) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
-  std::vector<char*> argv = {const_cast<char*>(opener.c_str()), const_cast<char*>(url.c_str()), nullptr};
+  std::string page = private_redirect_page(url);
+  if (page.empty()) return false;
+  std::vector<char*> argv = {const_cast<char*>(opener.c_str()), page.data(), nullptr};
   pid_t pid = -1;
   int failed = posix_spawnp(&pid, opener.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0) return false;
-  std::thread([pid] { waitpid(pid, nullptr, 0); }).detach();
+  if (failed != 0) {
+    unlink(page.c_str());
+    return false;
+  }
+  std::thread([pid, page] {
+    waitpid(pid, nullptr, 0);
+    std::this_thread::sleep_for(std::chrono::minutes(1));
+    unlink(page.c_str());
+  }).detach();
   return true;
 }
 

@@ -14,7 +14,6 @@
 
 #include "cli/web_api.hpp"
 #include "cli/web_guard.hpp"
-#include "cli/workspace.hpp"
 #include "spec/package.hpp"
 #include "spec/result_codec.hpp"
 #include "util/errors.hpp"
