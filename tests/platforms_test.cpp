@@ -127,6 +127,17 @@ TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
                            "judge/solutions/draws/reference.hpp"})
     EXPECT_TRUE(fs::is_regular_file(source / part)) << part << " is not in the archive";
   EXPECT_NE(read_text(source / "setup.sh").find("apt-get install"), std::string::npos);
+  for (const char* script : {"setup.sh", "run_autograder"}) {
+    JudgeRun syntax = testing::run_program({"/bin/bash", "-n", (source / script).string()});
+    EXPECT_EQ(syntax.status, 0) << script << ": " << syntax.err;
+  }
+  // The bundle is a whole source tree: CMake configures it as setup.sh
+  // does (every file its CMakeLists name is there); building it is
+  // setup.sh's work on Gradescope, done here by copying this build's judge.
+  JudgeRun configured = testing::run_program({"cmake", "-S", (source / "judge").string(), "-B",
+                                              (work_ / "bundle-build").string(), "-G", "Ninja",
+                                              "-DJUDGE_BUILD_TESTS=OFF"});
+  EXPECT_EQ(configured.status, 0) << configured.out << configured.err;
 
   // A correct submission, in a subfolder as a GitHub upload has it.
   fs::create_directories(autograder / "submission" / "src");
