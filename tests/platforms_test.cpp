@@ -275,6 +275,24 @@ TEST_F(PlatformsTest, ExercismRunScriptWritesResultsAndExitsZero) {
       << results;
 }
 
+// Exercism's slugs are kebab-case; the problems' and files' names snake_case.
+TEST_F(PlatformsTest, ExercismKebabSlugFindsTheSnakeCaseProblem) {
+  fs::rename(root_ / "problems" / "draws", root_ / "problems" / "soft_draws");
+  fs::rename(root_ / "solutions" / "draws", root_ / "solutions" / "soft_draws");
+  fs::rename(root_ / "harness" / "problems" / "draws.cpp", root_ / "harness" / "problems" / "soft_draws.cpp");
+  fs::path input = work_ / "solution", output = work_ / "output";
+  fs::create_directories(input);
+  fs::copy_file(fixture("class/bo.hpp"), input / "soft_draws.hpp");
+  std::vector<std::string> with_judge = env();
+  with_judge.push_back(std::string("JUDGE_BINARY=") + JUDGE_BINARY);
+  JudgeRun run = testing::run_program(
+      {(fs::path(JUDGE_SOURCE_DIR) / "bin" / "run.sh").string(), "soft-draws", input.string(), output.string()},
+      with_judge);
+  EXPECT_EQ(run.status, 0) << run.err;
+  json results = read_json(output / "results.json");
+  EXPECT_EQ(results["status"], "pass") << results;
+}
+
 TEST_F(PlatformsTest, ExercismFormatJudgesOneProblemPerRun) {
   JudgeRun all = judge({"run", "--all", "--reference", "--format", "exercism"});
   EXPECT_EQ(all.status, 2);
