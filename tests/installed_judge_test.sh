@@ -40,7 +40,8 @@ grep -q '"verdict":"accepted"' "$scratch/first.json" || fail "$first: no accepte
 
 # The installed source is whole enough for an exported autograder.
 "$judge" export gradescope draws --out "$scratch/autograder.zip" >/dev/null
-unzip -l "$scratch/autograder.zip" | grep -q "judge/judge/src/cli/main.cpp" || fail "the export from the prefix lacks the judge's source"
+unzip -l "$scratch/autograder.zip" >"$scratch/autograder.txt"
+grep -q "judge/judge/src/cli/main.cpp" "$scratch/autograder.txt" || fail "the export from the prefix lacks the judge's source"
 
 # JUDGE_ROOT: a course's own folder, here the source tree without the marker.
 JUDGE_ROOT=$source "$judge" __slugs >"$scratch/root.txt"
