@@ -38,6 +38,11 @@ grep -q '"verdict":"accepted"' "$scratch/first.json" || fail "$first: no accepte
 "$judge" start draws >/dev/null 2>&1
 [ -f "$HOME/.local/share/judge/workspace/draws.hpp" ] || fail "judge start did not write to ~/.local/share/judge/workspace"
 
+# The installed source is whole enough for an exported autograder.
+"$judge" export gradescope draws --out "$scratch/autograder.zip" >/dev/null
+unzip -l "$scratch/autograder.zip" >"$scratch/autograder.txt"
+grep -q "judge/judge/src/cli/main.cpp" "$scratch/autograder.txt" || fail "the export from the prefix lacks the judge's source"
+
 # JUDGE_ROOT: a course's own folder, here the source tree without the marker.
 JUDGE_ROOT=$source "$judge" __slugs >"$scratch/root.txt"
 grep -qx draws "$scratch/root.txt" && fail "JUDGE_ROOT did not replace the installed problems"

@@ -20,9 +20,11 @@ cp -r "$fixture/problems" "$fixture/solutions" "$fixture/harness" "$copy/"
 
 "$copy/build/judge/judge" __slugs >"$copy/slugs.txt"
 grep -qx draws "$copy/slugs.txt" || fail "the copy does not list its own problem"
-"$build/judge/judge" __slugs | grep -qx draws && fail "the original checkout lists the copy's problem"
+"$build/judge/judge" __slugs >"$copy/original.txt"
+grep -qx draws "$copy/original.txt" && fail "the original checkout lists the copy's problem"
 "$copy/build/judge/judge" run draws --reference --format json >"$copy/draws.json" ||
   { cat "$copy/draws.json"; fail "the copy's problem was not accepted"; }
 [ -d "$copy/build/runners" ] || fail "the copy did not cache its runners in its own build tree"
-JUDGE_ROOT=$source "$copy/build/judge/judge" __slugs | grep -qx draws && fail "JUDGE_ROOT was not honoured"
+JUDGE_ROOT=$source "$copy/build/judge/judge" __slugs >"$copy/overridden.txt"
+grep -qx draws "$copy/overridden.txt" && fail "JUDGE_ROOT was not honoured"
 echo "moved checkout: ok"

@@ -127,6 +127,17 @@ TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
                            "judge/solutions/draws/reference.hpp"})
     EXPECT_TRUE(fs::is_regular_file(source / part)) << part << " is not in the archive";
   EXPECT_NE(read_text(source / "setup.sh").find("apt-get install"), std::string::npos);
+  for (const char* script : {"setup.sh", "run_autograder"}) {
+    JudgeRun syntax = testing::run_program({"/bin/bash", "-n", (source / script).string()});
+    EXPECT_EQ(syntax.status, 0) << script << ": " << syntax.err;
+  }
+  // The bundle is a whole source tree: CMake configures it as setup.sh
+  // does (every file its CMakeLists name is there); building it is
+  // setup.sh's work on Gradescope, done here by copying this build's judge.
+  JudgeRun configured = testing::run_program({"cmake", "-S", (source / "judge").string(), "-B",
+                                              (work_ / "bundle-build").string(), "-G", "Ninja",
+                                              "-DJUDGE_BUILD_TESTS=OFF"});
+  EXPECT_EQ(configured.status, 0) << configured.out << configured.err;
 
   // A correct submission, in a subfolder as a GitHub upload has it.
   fs::create_directories(autograder / "submission" / "src");
@@ -262,6 +273,24 @@ TEST_F(PlatformsTest, ExercismRunScriptWritesResultsAndExitsZero) {
   EXPECT_EQ(results["status"], "error");
   EXPECT_NE(results["message"].get<std::string>().find("unknown problem 'no_such_exercise'"), std::string::npos)
       << results;
+}
+
+// Exercism's slugs are kebab-case; the problems' and files' names snake_case.
+TEST_F(PlatformsTest, ExercismKebabSlugFindsTheSnakeCaseProblem) {
+  fs::rename(root_ / "problems" / "draws", root_ / "problems" / "soft_draws");
+  fs::rename(root_ / "solutions" / "draws", root_ / "solutions" / "soft_draws");
+  fs::rename(root_ / "harness" / "problems" / "draws.cpp", root_ / "harness" / "problems" / "soft_draws.cpp");
+  fs::path input = work_ / "solution", output = work_ / "output";
+  fs::create_directories(input);
+  fs::copy_file(fixture("class/bo.hpp"), input / "soft_draws.hpp");
+  std::vector<std::string> with_judge = env();
+  with_judge.push_back(std::string("JUDGE_BINARY=") + JUDGE_BINARY);
+  JudgeRun run = testing::run_program(
+      {(fs::path(JUDGE_SOURCE_DIR) / "bin" / "run.sh").string(), "soft-draws", input.string(), output.string()},
+      with_judge);
+  EXPECT_EQ(run.status, 0) << run.err;
+  json results = read_json(output / "results.json");
+  EXPECT_EQ(results["status"], "pass") << results;
 }
 
 TEST_F(PlatformsTest, ExercismFormatJudgesOneProblemPerRun) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 
 #include "check/registry.hpp"
 #include "report/reporter.hpp"
