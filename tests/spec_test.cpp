@@ -312,7 +312,7 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:15:11: key 'name': expected lowercase letters, digits and '_', got 'First-Case'"},
       {"an unknown key in a case", with(kMinimal, "    expect:", "    expected:"),
        "demo/problem.yaml:17:5: unknown key 'expected' in case (did you mean 'expect'?)"},
-      {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: h\n"),
+      {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: gg\n"),
        "demo/problem.yaml:16:9: key 'op': case 'first' names no op of this problem (did you mean 'g'?)"},
       {"a case naming an op far from every op",
        with(kMinimal, "  - name: first\n", "  - name: first\n    op: softmax\n"),
