@@ -362,6 +362,16 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '1e999'"},
       {"a hex float is not a YAML number", with(kMinimal, input_line, "input: {x: 0x1p3, xs: [1]}"),
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '0x1p3'"},
+      {"a margin op that returns no number", kMinimal + "margin: {op: g, min: 1.0e-9, applies_to: [f]}\n",
+       "demo/problem.yaml:18:14: key 'op': margin op 'g' must output number (a distance, or .inf for no boundary)"},
+      {"a margin of zero, which measures nothing",
+       with(kMinimal, "inputs: {m: matrix}\n    output: any", "inputs: {x: number}\n    output: number") +
+           "margin: {op: g, min: 0, applies_to: [f]}\n",
+       "demo/problem.yaml:18:22: key 'min': expected a finite number > 0 (an absolute distance)"},
+      {"a margin op taking an input the measured op lacks",
+       with(kMinimal, "inputs: {m: matrix}\n    output: any", "inputs: {y: number}\n    output: number") +
+           "margin: {op: g, min: 1.0e-9, applies_to: [f]}\n",
+       "demo/problem.yaml:18:43: key 'applies_to': op 'f' has no input 'y', which margin op 'g' takes"},
       {"a listed hidden file that does not exist", kMinimal + "hidden: [nope.yaml]\n",
        "demo/problem.yaml:18:10: key 'hidden': no such file 'nope.yaml'"},
   };
