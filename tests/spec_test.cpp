@@ -312,7 +312,7 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:15:11: key 'name': expected lowercase letters, digits and '_', got 'First-Case'"},
       {"an unknown key in a case", with(kMinimal, "    expect:", "    expected:"),
        "demo/problem.yaml:17:5: unknown key 'expected' in case (did you mean 'expect'?)"},
-      {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: h\n"),
+      {"a case naming no op", with(kMinimal, "  - name: first\n", "  - name: first\n    op: gg\n"),
        "demo/problem.yaml:16:9: key 'op': case 'first' names no op of this problem (did you mean 'g'?)"},
       {"a case naming an op far from every op",
        with(kMinimal, "  - name: first\n", "  - name: first\n    op: softmax\n"),
@@ -362,6 +362,16 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '1e999'"},
       {"a hex float is not a YAML number", with(kMinimal, input_line, "input: {x: 0x1p3, xs: [1]}"),
        "demo/problem.yaml:16:16: key 'x': expected a number (.inf, -.inf and .nan allowed), got '0x1p3'"},
+      {"a margin op that returns no number", kMinimal + "margin: {op: g, min: 1.0e-9, applies_to: [f]}\n",
+       "demo/problem.yaml:18:14: key 'op': margin op 'g' must output number (a distance, or .inf for no boundary)"},
+      {"a margin of zero, which measures nothing",
+       with(kMinimal, "inputs: {m: matrix}\n    output: any", "inputs: {x: number}\n    output: number") +
+           "margin: {op: g, min: 0, applies_to: [f]}\n",
+       "demo/problem.yaml:18:22: key 'min': expected a finite number > 0 (an absolute distance)"},
+      {"a margin op taking an input the measured op lacks",
+       with(kMinimal, "inputs: {m: matrix}\n    output: any", "inputs: {y: number}\n    output: number") +
+           "margin: {op: g, min: 1.0e-9, applies_to: [f]}\n",
+       "demo/problem.yaml:18:43: key 'applies_to': op 'f' has no input 'y', which margin op 'g' takes"},
       {"a listed hidden file that does not exist", kMinimal + "hidden: [nope.yaml]\n",
        "demo/problem.yaml:18:10: key 'hidden': no such file 'nope.yaml'"},
   };

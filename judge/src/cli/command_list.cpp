@@ -48,7 +48,8 @@ class ListCommand : public Command {
         fmt::print("{}\n", line.substr(0, line.find_last_not_of(' ') + 1));
       }
       for (const BrokenProblem& problem : broken)
-        fmt::print(" ?. {:<22} broken: {}\n", problem.slug, terminal_safe(problem.error));
+        fmt::print(" ?. {:<22} broken: {}\n", problem.slug,  // its first line; stderr has the rest
+                   terminal_safe(problem.error.substr(0, problem.error.find('\n'))));
     }
     for (const BrokenProblem& problem : broken) fmt::print(stderr, "judge: {}\n", terminal_safe(problem.error));
     return broken.empty() ? 0 : 2;
