@@ -62,19 +62,24 @@ cp "$root/solutions/draws/reference.hpp" "$submissions/good.hpp"
 cp "$root/solutions/draws/wrong/probs_unnormalized.hpp" "$submissions/wrong.hpp"
 cp "$root/broken.hpp" "$submissions/broken.hpp"
 "$judge_binary" grade draws "$submissions" --trust-submissions >/dev/null
+# One share of the folder, and the report merged from both shares.
+"$judge_binary" grade draws "$submissions" --trust-submissions --shard 1/2 --out "$root/shard-1" >/dev/null
+"$judge_binary" grade draws "$submissions" --trust-submissions --shard 2/2 --out "$root/shard-2" >/dev/null
+"$judge_binary" grade --merge "$root/shard-1" "$root/shard-2" --out "$root/merged" >/dev/null
 
 check run.json "$out"/run_*.json
 check list.json "$out/list.json"
 check history.json "$out/history.json"
 check doctor.json "$out/doctor.json"
 check try.json "$out"/try_*.json
-check grade-summary.json "$submissions/.judge-grade/summary.json"
+check grade-summary.json "$submissions/.judge-grade/summary.json" "$root"/shard-*/summary.json "$root/merged/summary.json"
 check grade-result.json "$submissions"/.judge-grade/results/*.json
 
 # What the outputs must show for the check to mean something.
 grep -q '"hints"' "$out/run_wrong.json" || { echo "the wrong run has no hints to check"; exit 1; }
 grep -q '"tallies"' "$out/try_sampler.json" || { echo "the sampler try has no tallies to check"; exit 1; }
 [ "$(ls "$submissions"/.judge-grade/results/*.json | wc -l)" -eq 3 ] || { echo "not three result files"; exit 1; }
+grep -q '"shard"' "$root/shard-1/summary.json" || { echo "a shard's summary does not say which share it is"; exit 1; }
 for file in "$out"/*.json "$submissions/.judge-grade/summary.json"; do
   grep -q '"schema_version":1' <(tr -d ' \n' <"$file") || { echo "$file: no schema_version 1"; exit 1; }
 done
