@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 
 #include "judging/shrink_candidates.hpp"
@@ -72,14 +73,19 @@ class CaseShrinker {
                                        search.out_of_time ? fmt::format(" within {:g} s", budget_ms / 1000) : "");
     } else {
       // Checked again, with the case's own time limit, before it is shown.
-      TestResult again = run(search.input, listed_.time_ms);
-      if (same_failure(again)) {
+      std::optional<TestResult> again;
+      try {
+        if (within_contract(search.input)) again = run(search.input, listed_.time_ms);
+      } catch (const JudgeFault&) {
+      } catch (const SpecError&) {
+      }
+      if (again && same_failure(*again)) {
         example.shrunk = true;
         example.sizes = size_change(*op, original, search.input);
         if (example.sizes.empty()) example.sizes = "the same size, simpler values";
         example.input = search.input;
-        example.message = again.message;
-        example.details = again.details;
+        example.message = again->message;
+        example.details = again->details;
       } else {
         example.not_shrunk = "not shrunk: the smaller input did not fail again when checked before showing it";
       }
