@@ -19,7 +19,13 @@ budget=()
 for problem in "${problems[@]}"; do
   for file in "$root/solutions/$problem"/wrong/*.hpp; do
     echo "$problem/$(basename "$file" .hpp)"
-    (cd "$root" && "$judge" run "$problem" --solution "$file" --no-cache "${budget[@]}" 2>&1 || true) |
-      grep -E '^  (shrunk from|not shrunk)' | sed 's/^  /    /' || echo "    (no failure shrunk)"
+    status=0
+    out=$(cd "$root" && JUDGE_ROOT="$root" "$judge" run "$problem" --solution "$file" --no-cache "${budget[@]}" 2>&1) ||
+      status=$?
+    if [ "$status" -gt 1 ]; then
+      echo "    judge error ($status): $(tail -1 <<<"$out")"
+      continue
+    fi
+    grep -E '^  (shrunk from|not shrunk)' <<<"$out" | sed 's/^  /    /' || echo "    (no failure shrunk)"
   done
 done

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 
 #include "judging/shrink_candidates.hpp"
@@ -69,17 +70,22 @@ class CaseShrinker {
     example.candidates_tried = search.tried;
     if (search.taken == 0) {
       example.not_shrunk = fmt::format("not shrunk: none of {} smaller inputs failed the same way{}", search.tried,
-                                       search.out_of_time ? fmt::format(" within {:g} s", budget_ms / 1000) : "");
+                                       search.out_of_time ? fmt::format(" within {:.2f} s", budget_ms / 1000) : "");
     } else {
       // Checked again, with the case's own time limit, before it is shown.
-      TestResult again = run(search.input, listed_.time_ms);
-      if (same_failure(again)) {
+      std::optional<TestResult> again;
+      try {
+        if (within_contract(search.input)) again = run(search.input, listed_.time_ms);
+      } catch (const JudgeFault&) {
+      } catch (const SpecError&) {
+      }
+      if (again && same_failure(*again)) {
         example.shrunk = true;
         example.sizes = size_change(*op, original, search.input);
         if (example.sizes.empty()) example.sizes = "the same size, simpler values";
         example.input = search.input;
-        example.message = again.message;
-        example.details = again.details;
+        example.message = again->message;
+        example.details = again->details;
       } else {
         example.not_shrunk = "not shrunk: the smaller input did not fail again when checked before showing it";
       }
@@ -173,6 +179,12 @@ class CaseShrinker {
 std::vector<ShrunkExample> shrink_failures(const Problem& problem, const std::vector<const TestCase*>& cases,
                                            const std::vector<TestResult>& results, const CaseRunSetup& setup,
                                            CaseRunners& runners, double budget_ms) {
+  // Code that passes no case (the untouched stub, which throws "not
+  // implemented" on every input) fails regardless of its input: a smaller
+  // one would teach nothing, and would cost the whole budget.
+  if (std::none_of(results.begin(), results.end(),
+                   [](const TestResult& result) { return result.verdict == Verdict::kAccepted; }))
+    return {};
   // The first failing case of each kind, in case order.
   std::vector<std::size_t> firsts;
   std::set<std::string> kinds;
