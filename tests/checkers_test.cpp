@@ -14,6 +14,7 @@
 #include "check/registry.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
+#include "run/wire_format.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -29,8 +30,9 @@ class FakeRunner : public Runner {
   CallResult call(const Request& request, int) override {
     // The request as the harness would decode it.
     const std::string& frame = request.frame();
-    json decoded = json::from_cbor(frame.begin() + 4, frame.end(), true, true, json::cbor_tag_handler_t::store);
-    EXPECT_TRUE(expand_typed_arrays(&decoded));
+    json decoded;
+    std::string problem;
+    EXPECT_TRUE(decode_from_wire(std::string_view(frame).substr(4), &decoded, &problem)) << problem;
     ++calls;
     return reply_(decoded["op"], decoded["args"]);
   }
@@ -102,8 +104,9 @@ struct Fixture {
     context.reference_call = [&](const Request& request) {
       ++reference_calls;
       const std::string& frame = request.frame();
-      json decoded = json::from_cbor(frame.begin() + 4, frame.end(), true, true, json::cbor_tag_handler_t::store);
-      EXPECT_TRUE(expand_typed_arrays(&decoded));
+      json decoded;
+      std::string problem;
+      EXPECT_TRUE(decode_from_wire(std::string_view(frame).substr(4), &decoded, &problem)) << problem;
       if (reference_call) return reference_call(decoded["op"], decoded["args"]);
       return value(reference.at(decoded["op"])(decoded["args"]), reference_ms);
     };
@@ -738,6 +741,21 @@ TEST(PerformanceChecker, AWrongValueIsAWrongAnswerFirst) {
   Fixture f = performance_fixture();
   FakeRunner learner([](const std::string&, const json&) { return value({0.0, 0.0}, 1.0); });
   EXPECT_EQ(f.run(learner).verdict, Verdict::kWrongAnswer);
+}
+
+TEST(PerformanceChecker, EveryTimedCallIsCheckedNotOnlyTheFirst) {
+  // Slow and right the first time, then fast and wrong: timed on work it
+  // did not do, the median would pass.
+  Fixture f = performance_fixture();
+  int call = 0;
+  FakeRunner cheat([&](const std::string&, const json& args) {
+    return call++ == 0 ? value(args["xs"], 1000.0) : value({0.0, 0.0}, 1.0);
+  });
+  TestResult result = f.run(cheat);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "value");
+  EXPECT_EQ(result.message.rfind("timed call 2 of 3 (the same input again): ", 0), 0u)
+      << result.message;
 }
 
 TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {

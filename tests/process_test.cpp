@@ -447,11 +447,20 @@ TEST_F(FakeRunnerTest, AnInt64TypedArrayReplyIsAListOfIntegers) {
 }
 
 TEST_F(FakeRunnerTest, ATaggedValueOtherThanTheProtocolsTypedArraysIsMalformed) {
-  for (const char* behaviour : {"float32_array_reply", "ragged_array_reply"}) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"float32_array_reply", "a tag other than a typed array's"},
+      {"ragged_array_reply", "a typed array whose size is not a multiple of 8 bytes"}};
+  for (const auto& [behaviour, why] : cases) {
     CallResult call = call_fake(behaviour);
     EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed) << behaviour;
-    EXPECT_EQ(call.detail, "the runner's reply could not be decoded") << behaviour;
+    EXPECT_EQ(call.detail, std::string("the runner's reply could not be decoded: ") + why) << behaviour;
   }
+}
+
+TEST_F(FakeRunnerTest, AReplyNestedAMillionDeepIsMalformedNotTheJudgesCrash) {
+  CallResult call = call_fake("deeply_nested_reply");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed);
+  EXPECT_EQ(call.detail, "the runner's reply could not be decoded: nested too deeply");
 }
 
 TEST_F(FakeRunnerTest, ClosingTheChannelIsDeath) {

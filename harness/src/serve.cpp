@@ -1,5 +1,6 @@
 // The runner's main: answers the judge's requests one at a time by calling
 // the operations the problem adapter registered.
+#include <judge_harness/channel_cbor.hpp>
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 
@@ -171,10 +172,16 @@ int main() {
   while (judge_harness::read_frame(kChannelFd, &payload)) {
     nlohmann::json reply;
     try {
-      nlohmann::json request =
-          nlohmann::json::from_cbor(payload, true, true, nlohmann::json::cbor_tag_handler_t::store);
-      if (request.at("op") == "exit") return 0;
-      reply = judge_harness::serve_one(request);
+      nlohmann::json request;
+      std::string problem;
+      if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kKeep,
+                                              &request, &problem)) {
+        reply = {{"harness_error", "bad request: " + problem}};
+      } else if (request.at("op") == "exit") {
+        return 0;
+      } else {
+        reply = judge_harness::serve_one(request);
+      }
     } catch (const std::bad_alloc&) {
       reply = {{"exception", "bad_alloc"}, {"type", "std::bad_alloc"}, {"what", "while decoding or encoding"}};
     } catch (const std::exception& e) {

@@ -7,11 +7,19 @@
 #include <string>
 #include <string_view>
 
+#include "run/wire_format.hpp"
 #include "sandbox/limits.hpp"
 
 namespace judge {
 
 struct CallResult {
+  CallResult() = default;
+  CallResult(const CallResult&) = default;
+  CallResult(CallResult&&) = default;
+  CallResult& operator=(const CallResult&) = default;
+  CallResult& operator=(CallResult&&) = default;
+  ~CallResult() { free_number_lists(&value); }
+
   enum class Outcome {
     kValue,         // the function returned `value`
     kException,     // the function threw (see exception_kind/type/what)

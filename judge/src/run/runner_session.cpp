@@ -102,13 +102,11 @@ std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_
     *problem = "something other than the harness wrote to the judge's channel";
     return std::nullopt;
   }
-  try {
-    json reply = json::from_cbor(incoming.begin() + static_cast<long>(4 + nonce.size()), incoming.end(), true, true,
-                                 json::cbor_tag_handler_t::store);
-    if (expand_typed_arrays(&reply)) return std::optional<json>(std::move(reply));
-  } catch (const json::exception&) {
-  }
-  *problem = "the runner's reply could not be decoded";
+  json reply;
+  std::string why;
+  std::string_view payload(incoming.data() + 4 + nonce.size(), frame_size - nonce.size());
+  if (decode_from_wire(payload, &reply, &why)) return std::optional<json>(std::move(reply));
+  *problem = "the runner's reply could not be decoded: " + why;
   return std::nullopt;
 }
 

@@ -1,10 +1,12 @@
-// Typed arrays on the runner channel: doubles and integers copied in and out
-// of one byte string, tagged as RFC 8746 float64 or sint64 little-endian
-// arrays.
+// Typed arrays on the runner channel: doubles and integers copied into one
+// byte string, tagged as RFC 8746 float64 or sint64 little-endian arrays,
+// and decoded back by the channel's own CBOR reader.
 #include "run/wire_format.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <judge_harness/channel_cbor.hpp>
 #include <judge_harness/protocol.hpp>
 #include <limits>
 
@@ -47,16 +49,6 @@ json packed(const json& list, std::uint8_t tag) {
   return json::binary(std::move(bytes), tag);
 }
 
-// The byte string's numbers as a list; false when its size is not a
-// multiple of sizeof(T).
-template <typename T>
-bool unpack(const json::binary_t& bytes, json* value) {
-  if (bytes.size() % sizeof(T) != 0) return false;
-  std::vector<T> numbers(bytes.size() / sizeof(T));
-  std::memcpy(numbers.data(), bytes.data(), bytes.size());
-  *value = std::move(numbers);
-  return true;
-}
 }  // namespace
 
 json with_typed_arrays(const json& value) {
@@ -73,20 +65,24 @@ json with_typed_arrays(const json& value) {
   return out;
 }
 
-bool expand_typed_arrays(json* value) {
-  if (value->is_binary()) {
-    // Copied out first: assigning the list replaces the byte string.
-    const json::binary_t bytes = std::move(value->get_binary());
-    if (!bytes.has_subtype()) return false;
-    if (bytes.subtype() == judge_harness::kFloat64ArrayTag) return unpack<double>(bytes, value);
-    if (bytes.subtype() == judge_harness::kInt64ArrayTag) return unpack<std::int64_t>(bytes, value);
-    return false;
+void free_number_lists(json* value) {
+  if (value->is_object()) {
+    for (json& item : *value) free_number_lists(&item);
+    return;
   }
-  if (value->is_object() || value->is_array()) {
-    for (json& item : *value)
-      if (!expand_typed_arrays(&item)) return false;
+  if (!value->is_array()) return;
+  json::array_t& list = value->get_ref<json::array_t&>();
+  for (json& item : list)
+    if (item.is_structured()) free_number_lists(&item);
+  if (std::none_of(list.begin(), list.end(), [](const json& item) { return item.is_structured(); })) {
+    list.clear();
+    list.shrink_to_fit();
   }
-  return true;
+}
+
+bool decode_from_wire(std::string_view payload, json* value, std::string* problem) {
+  return judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kExpand, value,
+                                            problem);
 }
 
 }  // namespace judge

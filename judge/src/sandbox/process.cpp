@@ -186,8 +186,13 @@ void become_waiter(int init_fd, const char* role, pid_t pid, int fd) {
   if (init == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     close(status_pipe[0]);
-    pid_t program = fork();
-    if (program < 0) fail_in_child(plan.error_pipe, "fork");
+    // vfork: the program borrows this process's memory until its exec
+    // (become_program only makes system calls and never returns), instead
+    // of copying the page tables of what is still a copy of the judge. The
+    // first fork above cannot be one: the kernel refuses to share memory
+    // with a process in another PID namespace.
+    pid_t program = vfork();
+    if (program < 0) fail_in_child(plan.error_pipe, "vfork");
     if (program == 0) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       close(status_pipe[1]);
