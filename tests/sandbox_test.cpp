@@ -317,6 +317,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "temperature",
                 160},
         Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
+        Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
         // Nothing of the host.
         Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
         Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},
