@@ -15,7 +15,9 @@
 
 namespace judge {
 
-// nullopt when the answer depends on the draws, or when `input` is not a
+// The inputs are read by the names speculative_accept gives them (as the
+// checker reads a law case's `model`). nullopt when the answer depends on
+// the draws, when the inputs are not so named, or when `input` is not a
 // valid round: shapes that disagree, a token outside [0, V), a row that is
 // not a distribution (entries >= 0 summing to 1 within 1e-9), a draft the
 // draft distribution gives probability 0.

@@ -366,6 +366,11 @@ std::optional<std::size_t> axis_length(const SharedAxis& axis, const json& input
   return length;
 }
 
+// A sum or quotient of probabilities rounded to 12 decimals, so that 0.1 +
+// 0.2 reads 0.3 (a distribution's sum moves by far less than the 1e-9 it
+// is held to).
+double tidy(double value) { return std::round(value * 1e12) / 1e12; }
+
 // `input` without indices [from, to) of `axis`: dropped from every list of
 // entries (distributions renormalized), the ids above renumbered, the size
 // made smaller; nullopt when an id names a dropped index (something needs
@@ -394,8 +399,16 @@ std::optional<json> without_indices(const SharedAxis& axis, const json& input, s
     double mass = 0;
     for (const json& p : *entries) mass += p.is_number() ? p.get<double>() : 0;
     if (!(mass > 0)) return std::nullopt;
-    for (json& p : *entries)
-      if (p.is_number()) p = p.get<double>() / mass;
+    if (std::fabs(mass - 1) <= 1e-9) continue;  // the tokens dropped had no mass
+    json* largest = nullptr;
+    double sum = 0;
+    for (json& p : *entries) {
+      if (!p.is_number()) continue;
+      p = tidy(p.get<double>() / mass);
+      sum += p.get<double>();
+      if (!largest || p.get<double>() > largest->get<double>()) largest = &p;
+    }
+    *largest = tidy(largest->get<double>() + (1 - sum));  // what rounding took, back where it reads least
   }
   if (!axis.size.empty())
     for (json* size : places(out, std::vector<std::string>{axis.size})) *size = size->get<std::int64_t>() - (last - first);
@@ -425,7 +438,7 @@ std::optional<json> merged(const SharedAxis& axis, const json& input, std::size_
     json& a = (*entries)[into];
     const json& b = (*entries)[from];
     if (!a.is_number() || !b.is_number()) return std::nullopt;
-    a = a.get<double>() + b.get<double>();
+    a = tidy(a.get<double>() + b.get<double>());
     *entries = without(*entries, from, from + 1);
   }
   if (!axis.size.empty())
@@ -453,6 +466,30 @@ bool axis_cuts(const Operation& op, const json& input, const Consider& consider)
         std::optional<json> smaller = merged(axis, input, from, into);
         if (smaller && consider(*smaller)) return true;
       }
+  }
+  return false;
+}
+
+// Simpler distributions: in one list of entries of a distribution axis,
+// the mass of one index moved onto another (the sum kept), which leaves a
+// token of no mass that a later cut drops without renormalizing.
+bool distribution_simplifications(const Operation& op, const json& input, const Consider& consider) {
+  for (const SharedAxis& axis : op.axes) {
+    std::optional<std::size_t> length = axis_length(axis, input);
+    if (!axis.distributions || !length || *length > kEntriesSimplified) continue;
+    const std::size_t lists = places(input, axis.entries).size();
+    for (std::size_t list = 0; list < lists; ++list)
+      for (std::size_t from = *length; from-- > 0;)
+        for (std::size_t into = 0; into < *length; ++into) {
+          json out = input;
+          json& entries = *places(out, axis.entries)[list];
+          if (into == from || !entries[from].is_number() || !entries[into].is_number() ||
+              !(entries[from].get<double>() > 0))
+            continue;
+          entries[into] = tidy(entries[into].get<double>() + entries[from].get<double>());
+          entries[from] = 0.0;
+          if (consider(out)) return true;
+        }
   }
   return false;
 }
@@ -512,7 +549,7 @@ bool for_each_candidate(const Operation& op, const json& input, const Consider& 
       if (input.contains(name) && !(simplify && distributions.count(name)) &&
           input_candidates(type, name, input, simplify, consider))
         return true;
-  return false;
+  return distribution_simplifications(op, input, consider);
 }
 
 namespace {
