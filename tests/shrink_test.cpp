@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -253,6 +254,39 @@ TEST(ShrinkSearch, VocabularyOfABeamModelShrinksForTheEosRankRule) {
       << size_change(beam_op(), input, search.input);
 }
 
+// Every candidate of a smaller vocabulary drops (or merges) a token in every
+// row at once and renumbers the ids above it, in the prompt, the contexts
+// and eos_id alike; a token an id names is never simply dropped.
+TEST(ShrinkSearch, VocabularyCutsKeepTheModelConsistent) {
+  json input = json::parse(R"({
+    "model": {"kind": "table", "vocab": 4, "default": [0.25, 0.25, 0.25, 0.25],
+              "rows": [{"context": [3], "probs": [0.1, 0.2, 0.3, 0.4]}]},
+    "prompt": [3], "beam_width": 2, "max_new_tokens": 2, "eos_id": 2, "length_penalty": 0.0})");
+  std::vector<json> smaller;
+  for_each_candidate(beam_op(), input, [&](const json& c) {
+    if (c["model"]["vocab"] == 3 && c["model"]["default"].size() == 3) smaller.push_back(c);
+    return false;
+  });
+  auto with = [](json c, const json& probs, const json& default_row, int id, int eos) {
+    c["model"]["vocab"] = 3;
+    c["model"]["default"] = default_row;
+    c["model"]["rows"][0]["probs"] = probs;
+    c["model"]["rows"][0]["context"] = json::array({id});
+    c["prompt"] = json::array({id});
+    c["eos_id"] = eos;
+    return c;
+  };
+  const json dropped_1 = with(input, {0.1, 0.3, 0.4}, {0.25, 0.25, 0.25}, 2, 1);
+  const json merged_1_into_0 = with(input, {0.3, 0.3, 0.4}, {0.5, 0.25, 0.25}, 2, 1);
+  const json merged_3_into_2 = with(input, {0.1, 0.2, 0.7}, {0.25, 0.25, 0.5}, 2, 2);
+  for (const json& expected : {dropped_1, merged_1_into_0, merged_3_into_2})
+    EXPECT_NE(std::find(smaller.begin(), smaller.end(), expected), smaller.end()) << expected.dump();
+  for (const json& c : smaller) {
+    EXPECT_TRUE(valid_beam_case(c)) << c.dump();
+    EXPECT_EQ(c["prompt"], c["model"]["rows"][0]["context"]) << "the same token renumbered alike: " << c.dump();
+  }
+}
+
 TEST(ShrinkSearch, StopsAtItsDeadline) {
   json input = {{"logits", random_logits(16384, 4)}, {"k", 40}};
   auto start = Clock::now();
@@ -390,6 +424,25 @@ TEST(ShrinkJudge, SpeculativeRoundShrinksInKAndV) {
   const std::string sizes = (*example)["sizes"];
   EXPECT_NE(sizes.find("drafts 3 -> "), std::string::npos) << sizes;
   EXPECT_NE(sizes.find("vocabulary 5 -> "), std::string::npos) << sizes;
+
+  // Its answer really does not depend on the draws: over `judge try`'s
+  // thousands of seeds, the reference and a correct solution written
+  // differently each give one answer, the same one; the mistake does not.
+  auto tally = [&](const std::string& file) {
+    testing::JudgeRun tried =
+        judge({"try", "verify_round", "--solution", file, "--input", flow_yaml(input), "--format", "json"});
+    EXPECT_LE(tried.status, 1) << tried.err;
+    json rows = json::parse(tried.out).at("tallies").at(0).at("rows");
+    std::map<std::string, std::int64_t> seen;
+    for (const json& row : rows)
+      if (row["yours"].get<std::int64_t>() > 0) seen[row["label"]] = row["yours"];
+    return seen;
+  };
+  auto reference = tally(solution("reference.hpp", "verify_round"));
+  EXPECT_EQ(reference.size(), 1u) << "the reference's answer varies with the seed: " << input.dump();
+  for (const auto& entry : fs::directory_iterator(root() / "solutions/verify_round/accepted"))
+    EXPECT_EQ(tally(entry.path().string()), reference) << entry.path();
+  EXPECT_NE(tally(solution("wrong/resamples_from_target.hpp", "verify_round")), reference);
 }
 
 TEST(ShrinkJudge, CorrectSolutionsGetNoShrunkExample) {
