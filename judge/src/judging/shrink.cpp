@@ -46,6 +46,9 @@ std::string why_not_shrunk(const TestCase& test, const TestResult& result) {
     return "not shrunk: the draws are judged by their distribution over thousands of seeds, and each smaller input "
            "would need as many again";
   }
+  if (test.check == "speculative")
+    return "not shrunk: the rounds are judged by their laws over thousands of seeds, and each smaller model would need "
+           "as many again";
   return fmt::format("not shrunk: check '{}' judges more than one call's answer", test.check);
 }
 
@@ -124,7 +127,9 @@ class CaseShrinker {
       std::optional<std::vector<int>> answer = draw_free_answer(input);
       if (!answer) throw JudgeFault{"the candidate has no answer independent of the draws"};
       test.expect = json(*answer);
-      if (!final) test.check_args["seeds"] = std::min<std::int64_t>(listed_.check_args.value("seeds", kFixedAnswerSeeds), kFixedAnswerSeeds);
+      if (!final)
+        test.check_args["seeds"] =
+            std::min<std::int64_t>(listed_.check_args.value("seeds", kFixedAnswerSeeds), kFixedAnswerSeeds);
     }
     if (sampler()) {
       test.check = "sampler_support";
