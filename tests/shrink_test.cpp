@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -137,6 +138,155 @@ TEST(ShrinkSearch, AttentionHeadsShrinkToTheSmallestGroupedShape) {
             "n_heads 8 -> 4, head_dim 4 -> 1, capacity 12 -> 1, q 12x32 -> 1x4, k 12x8 -> 1x2, v 12x8 -> 1x2");
 }
 
+// A toy beam search over a table model ({vocab, default, rows: [{context,
+// probs}]}, the longest matching context suffix wins), with or without the
+// EOS rank rule (an EOS candidate finishes only if its rank is below the
+// beam width): the two disagree exactly where that rule matters.
+json beam_answer(const json& in, bool rank_rule) {
+  struct Hyp {
+    std::vector<int> tokens;
+    double log_prob;
+  };
+  const json& model = in["model"];
+  auto probs = [&](const std::vector<int>& seq) {
+    const json* best = &model["default"];
+    std::size_t length = 0;
+    bool found = false;
+    for (const json& row : model["rows"]) {
+      std::vector<int> context = row["context"].get<std::vector<int>>();
+      if (context.size() > seq.size() || (found && context.size() <= length)) continue;
+      if (std::equal(context.begin(), context.end(), seq.end() - static_cast<long>(context.size())))
+        best = &row["probs"], length = context.size(), found = true;
+    }
+    return best->get<std::vector<double>>();
+  };
+  const int width = in["beam_width"], eos = in["eos_id"];
+  std::vector<Hyp> live = {{{}, 0.0}}, done;
+  for (int step = 0; step < in["max_new_tokens"].get<int>() && !live.empty(); ++step) {
+    std::vector<Hyp> all;
+    for (const Hyp& h : live) {
+      std::vector<int> seq = in["prompt"].get<std::vector<int>>();
+      seq.insert(seq.end(), h.tokens.begin(), h.tokens.end());
+      std::vector<double> p = probs(seq);
+      for (std::size_t t = 0; t < p.size(); ++t) {
+        if (p[t] <= 0) continue;
+        Hyp next = h;
+        next.tokens.push_back(static_cast<int>(t));
+        next.log_prob += std::log(p[t]);
+        all.push_back(next);
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const Hyp& a, const Hyp& b) {
+      return a.log_prob != b.log_prob ? a.log_prob > b.log_prob : a.tokens < b.tokens;
+    });
+    live.clear();
+    for (std::size_t rank = 0; rank < all.size() && static_cast<int>(live.size()) < width; ++rank) {
+      if (all[rank].tokens.back() != eos) live.push_back(all[rank]);
+      else if (!rank_rule || static_cast<int>(rank) < width) done.push_back(all[rank]);
+    }
+  }
+  done.insert(done.end(), live.begin(), live.end());
+  std::sort(done.begin(), done.end(), [](const Hyp& a, const Hyp& b) {
+    return a.log_prob != b.log_prob ? a.log_prob > b.log_prob : a.tokens < b.tokens;
+  });
+  json out = json::array();
+  for (int i = 0; i < width && i < static_cast<int>(done.size()); ++i) out.push_back(done[i].tokens);
+  return out;
+}
+
+// What the beam search harness accepts: every row vocab probabilities in
+// [0, 1], every token id in [0, vocab), positive width and steps.
+bool valid_beam_case(const json& in) {
+  const json& model = in["model"];
+  if (!model["vocab"].is_number_integer() || in["beam_width"] < 1 || in["max_new_tokens"] < 1) return false;
+  const std::int64_t vocab = model["vocab"];
+  auto row_ok = [&](const json& row) {
+    if (!row.is_array() || static_cast<std::int64_t>(row.size()) != vocab) return false;
+    return std::all_of(row.begin(), row.end(), [](const json& p) { return p.is_number() && p >= 0 && p <= 1; });
+  };
+  auto ids_ok = [&](const json& ids) {
+    return ids.is_array() && std::all_of(ids.begin(), ids.end(), [&](const json& t) { return t >= 0 && t < vocab; });
+  };
+  if (!row_ok(model["default"]) || !ids_ok(in["prompt"]) || in["eos_id"] < 0 || in["eos_id"] >= vocab) return false;
+  for (const json& row : model["rows"])
+    if (!row.is_object() || !row_ok(row["probs"]) || !ids_ok(row["context"])) return false;
+  return true;
+}
+
+// beam_search's declaration, its vocabulary axis as a problem.yaml gives it.
+Operation beam_op() {
+  Operation op{"beam_search",
+               {{"model", ValueType::kAny}, {"prompt", ValueType::kInts}, {"beam_width", ValueType::kInteger},
+                {"max_new_tokens", ValueType::kInteger}, {"eos_id", ValueType::kInteger},
+                {"length_penalty", ValueType::kNumber}},
+               ValueType::kAny};
+  op.axes.push_back(SharedAxis{"vocabulary", "model.vocab", {"model.default", "model.rows[].probs", "model.bias"},
+                               {"prompt", "model.rows[].context", "eos_id"}, false});
+  return op;
+}
+
+// The EOS rank rule's failure needs an EOS candidate ranked at the beam
+// width after a better one finished, and a longer hypothesis it then beats:
+// three steps (at two, every hypothesis in the final pool has two tokens and
+// the extra one ranks below beam_width of them), a beam of two, and three
+// tokens (EOS and two words, so that two live parents exist at step 2).
+TEST(ShrinkSearch, VocabularyOfABeamModelShrinksForTheEosRankRule) {
+  json input = json::parse(R"({
+    "model": {"kind": "table", "vocab": 6, "default": [0.2, 0.2, 0.2, 0.2, 0.2, 0.0],
+              "rows": [{"context": [5], "probs": [0.05, 0.45, 0.35, 0.05, 0.1, 0.0]},
+                       {"context": [1], "probs": [0.3, 0.1, 0.05, 0.45, 0.1, 0.0]},
+                       {"context": [2], "probs": [0.6, 0.05, 0.05, 0.2, 0.1, 0.0]},
+                       {"context": [3], "probs": [0.3, 0.26, 0.2, 0.14, 0.1, 0.0]},
+                       {"context": [4], "probs": [0.25, 0.25, 0.25, 0.25, 0.0, 0.0]}]},
+    "prompt": [5], "beam_width": 2, "max_new_tokens": 4, "eos_id": 0, "length_penalty": 0.0})");
+  auto fails = [](const json& c) { return valid_beam_case(c) && beam_answer(c, true) != beam_answer(c, false); };
+  ASSERT_TRUE(fails(input)) << "the starting case shows the mistake";
+  // Only a cut of the whole vocabulary at once (every row, the ids
+  // renumbered) can reach a smaller vocab that the harness accepts.
+  ShrinkSearch search = shrink_input(beam_op(), input, fails, Clock::now() + std::chrono::seconds(20));
+  EXPECT_FALSE(search.out_of_time);
+  ASSERT_TRUE(fails(search.input));
+  EXPECT_EQ(search.input["model"]["vocab"], 3) << search.input.dump();
+  EXPECT_EQ(search.input["max_new_tokens"], 3) << search.input.dump();
+  EXPECT_EQ(search.input["beam_width"], 2) << search.input.dump();
+  EXPECT_EQ(search.input["eos_id"], 0);
+  EXPECT_EQ(size_change(beam_op(), input, search.input).rfind("vocabulary 6 -> 3, ", 0), 0u)
+      << size_change(beam_op(), input, search.input);
+}
+
+// Every candidate of a smaller vocabulary drops (or merges) a token in every
+// row at once and renumbers the ids above it, in the prompt, the contexts
+// and eos_id alike; a token an id names is never simply dropped.
+TEST(ShrinkSearch, VocabularyCutsKeepTheModelConsistent) {
+  json input = json::parse(R"({
+    "model": {"kind": "table", "vocab": 4, "default": [0.25, 0.25, 0.25, 0.25],
+              "rows": [{"context": [3], "probs": [0.1, 0.2, 0.3, 0.4]}]},
+    "prompt": [3], "beam_width": 2, "max_new_tokens": 2, "eos_id": 2, "length_penalty": 0.0})");
+  std::vector<json> smaller;
+  for_each_candidate(beam_op(), input, [&](const json& c) {
+    if (c["model"]["vocab"] == 3 && c["model"]["default"].size() == 3) smaller.push_back(c);
+    return false;
+  });
+  auto with = [](json c, const json& probs, const json& default_row, int id, int eos) {
+    c["model"]["vocab"] = 3;
+    c["model"]["default"] = default_row;
+    c["model"]["rows"][0]["probs"] = probs;
+    c["model"]["rows"][0]["context"] = json::array({id});
+    c["prompt"] = json::array({id});
+    c["eos_id"] = eos;
+    return c;
+  };
+  const json dropped_1 = with(input, {0.1, 0.3, 0.4}, {0.25, 0.25, 0.25}, 2, 1);
+  const json merged_1_into_0 = with(input, {0.3, 0.3, 0.4}, {0.5, 0.25, 0.25}, 2, 1);
+  const json merged_3_into_2 = with(input, {0.1, 0.2, 0.7}, {0.25, 0.25, 0.5}, 2, 2);
+  for (const json& expected : {dropped_1, merged_1_into_0, merged_3_into_2})
+    EXPECT_NE(std::find(smaller.begin(), smaller.end(), expected), smaller.end()) << expected.dump();
+  for (const json& c : smaller) {
+    EXPECT_TRUE(valid_beam_case(c)) << c.dump();
+    EXPECT_EQ(c["prompt"], c["model"]["rows"][0]["context"]) << "the same token renumbered alike: " << c.dump();
+  }
+}
+
 TEST(ShrinkSearch, StopsAtItsDeadline) {
   json input = {{"logits", random_logits(16384, 4)}, {"k", 40}};
   auto start = Clock::now();
@@ -168,10 +318,12 @@ testing::JudgeRun judge(std::vector<std::string> args) {
                                    "JUDGE_WORKSPACE=" + (root() / "workspace").string()});
 }
 
-std::string solution(const std::string& name) { return (root() / "solutions/keep_top" / name).string(); }
+std::string solution(const std::string& name, const std::string& problem = "keep_top") {
+  return (root() / "solutions" / problem / name).string();
+}
 
-json run_json(const std::string& file, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run", "keep_top", "--solution", file, "--format", "json", "--no-cache"};
+json run_json(const std::string& file, std::vector<std::string> extra = {}, const std::string& problem = "keep_top") {
+  std::vector<std::string> args = {"run", problem, "--solution", file, "--format", "json", "--no-cache"};
   args.insert(args.end(), extra.begin(), extra.end());
   testing::JudgeRun run = judge(args);
   EXPECT_LE(run.status, 1) << run.err;
@@ -235,14 +387,74 @@ TEST(ShrinkJudge, SupportFailureOfASamplerShrinks) {
   EXPECT_TRUE(within_contract((*example)["input"]));
 }
 
+// A speculative round's fixed answer (the same for every seed) fails on a
+// round of K = 3 drafts over 5 tokens; the shrunk round has fewer of both,
+// is still a valid round (K x V drafts, (K + 1) x V targets, every row a
+// distribution, every draft possible under its draft row) and still has an
+// answer that no draw can change.
+TEST(ShrinkJudge, SpeculativeRoundShrinksInKAndV) {
+  json result = run_json(solution("wrong/resamples_from_target.hpp", "verify_round"), kGenerousBudget, "verify_round");
+  const json* example = example_from(result, "rejected_third_draft");
+  ASSERT_TRUE(example) << result.dump(2);
+  ASSERT_TRUE((*example)["shrunk"].get<bool>()) << example->dump(2);
+  EXPECT_EQ((*example)["failure_kind"], "value");
+  const json& input = (*example)["input"];
+  const std::size_t k = input["draft_tokens"].size();
+  ASSERT_FALSE(input["target_probs"].empty()) << input.dump();
+  const std::size_t v = input["target_probs"][0].size();
+  EXPECT_LT(k, 3u) << input.dump();
+  EXPECT_LT(v, 5u) << input.dump();
+  ASSERT_EQ(input["draft_probs"].size(), k) << input.dump();
+  ASSERT_EQ(input["target_probs"].size(), k + 1) << input.dump();
+  for (const char* key : {"draft_probs", "target_probs"})
+    for (const json& row : input[key]) {
+      ASSERT_EQ(row.size(), v) << input.dump();
+      double sum = 0;
+      for (const json& p : row) {
+        EXPECT_GE(p.get<double>(), 0.0) << input.dump();
+        sum += p.get<double>();
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-9) << key << " " << row.dump();
+    }
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::int64_t x = input["draft_tokens"][i];
+    ASSERT_TRUE(x >= 0 && x < static_cast<std::int64_t>(v)) << input.dump();
+    EXPECT_GT(input["draft_probs"][i][x].get<double>(), 0.0) << "draft " << i << " could not have been drawn";
+  }
+  const std::string sizes = (*example)["sizes"];
+  EXPECT_NE(sizes.find("drafts 3 -> "), std::string::npos) << sizes;
+  EXPECT_NE(sizes.find("vocabulary 5 -> "), std::string::npos) << sizes;
+
+  // Its answer really does not depend on the draws: over `judge try`'s
+  // thousands of seeds, the reference and a correct solution written
+  // differently each give one answer, the same one; the mistake does not.
+  auto tally = [&](const std::string& file) {
+    testing::JudgeRun tried =
+        judge({"try", "verify_round", "--solution", file, "--input", flow_yaml(input), "--format", "json"});
+    EXPECT_LE(tried.status, 1) << tried.err;
+    json rows = json::parse(tried.out).at("tallies").at(0).at("rows");
+    std::map<std::string, std::int64_t> seen;
+    for (const json& row : rows)
+      if (row["yours"].get<std::int64_t>() > 0) seen[row["label"]] = row["yours"];
+    return seen;
+  };
+  auto reference = tally(solution("reference.hpp", "verify_round"));
+  EXPECT_EQ(reference.size(), 1u) << "the reference's answer varies with the seed: " << input.dump();
+  for (const auto& entry : fs::directory_iterator(root() / "solutions/verify_round/accepted"))
+    EXPECT_EQ(tally(entry.path().string()), reference) << entry.path();
+  EXPECT_NE(tally(solution("wrong/resamples_from_target.hpp", "verify_round")), reference);
+}
+
 TEST(ShrinkJudge, CorrectSolutionsGetNoShrunkExample) {
-  std::vector<std::string> correct = {solution("reference.hpp")};
-  for (const auto& entry : fs::directory_iterator(root() / "solutions/keep_top/accepted"))
-    correct.push_back(entry.path().string());
-  for (const std::string& file : correct) {
-    json result = run_json(file);
-    EXPECT_EQ(result["verdict"], "accepted") << file;
-    EXPECT_FALSE(result.contains("shrunk")) << file << ": " << result.dump(2);
+  for (const auto& problem : fs::directory_iterator(root() / "solutions")) {
+    std::string slug = problem.path().filename().string();
+    std::vector<std::string> correct = {solution("reference.hpp", slug)};
+    for (const auto& entry : fs::directory_iterator(problem.path() / "accepted")) correct.push_back(entry.path().string());
+    for (const std::string& file : correct) {
+      json result = run_json(file, {}, slug);
+      EXPECT_EQ(result["verdict"], "accepted") << file;
+      EXPECT_FALSE(result.contains("shrunk")) << file << ": " << result.dump(2);
+    }
   }
 }
 
@@ -260,15 +472,19 @@ TEST(ShrinkJudge, NoShrinkTurnsItOff) {
 
 TEST(ShrinkJudge, BudgetIsHonoured) {
   const double budget_s = 0.2;
-  json result = run_json(solution("wrong/ties_to_higher_id.hpp"), {"--shrink-budget", std::to_string(budget_s)});
-  ASSERT_TRUE(result.contains("shrunk")) << result.dump(2);
-  double total_ms = 0;
-  for (const json& example : result["shrunk"]) total_ms += example["ms"].get<double>();
-  // One candidate may start just before the deadline, and the example is
-  // checked again after it with the case's own time limit (2 s).
-  EXPECT_LT(total_ms, budget_s * 1000 + 2 * 2000 + 1000) << result.dump(2);
-  for (const json& example : result["shrunk"])
-    if (example["shrunk"].get<bool>()) EXPECT_GT(example["candidates_tried"].get<int>(), 0);
+  const std::pair<std::string, std::string> failing[] = {{"keep_top", "wrong/ties_to_higher_id.hpp"},
+                                                         {"verify_round", "wrong/resamples_from_target.hpp"}};
+  for (const auto& [problem, file] : failing) {
+    json result = run_json(solution(file, problem), {"--shrink-budget", std::to_string(budget_s)}, problem);
+    ASSERT_TRUE(result.contains("shrunk")) << result.dump(2);
+    double total_ms = 0;
+    for (const json& example : result["shrunk"]) total_ms += example["ms"].get<double>();
+    // One candidate may start just before the deadline, and the example is
+    // checked again after it with the case's own time limit (2 s).
+    EXPECT_LT(total_ms, budget_s * 1000 + 2 * 2000 + 1000) << result.dump(2);
+    for (const json& example : result["shrunk"])
+      if (example["shrunk"].get<bool>()) EXPECT_GT(example["candidates_tried"].get<int>(), 0);
+  }
 }
 
 TEST(ShrinkJudge, GradeShrinksOnlyWhenAsked) {

@@ -167,6 +167,26 @@ TEST_F(SpecTest, MinimalProblemLoadsWithItsDefaults) {
   EXPECT_EQ(order[3]->name, "from_b");
 }
 
+TEST_F(SpecTest, ShrinkAxesAreLoadedWithTheirPaths) {
+  write("demo/problem.yaml", with(kMinimal, "    output: any\n",
+                                  "    output: any\n"
+                                  "    shrink:\n"
+                                  "      - axis: vocabulary\n"
+                                  "        size: m\n"
+                                  "        entries: [\"m[]\"]\n"
+                                  "        ids: [m]\n"
+                                  "        distributions: true\n"));
+  Problem problem = load_problem("demo", checker_case_rules());
+  const Operation* g = problem.find_op("g");
+  ASSERT_EQ(g->axes.size(), 1u);
+  EXPECT_EQ(g->axes[0].name, "vocabulary");
+  EXPECT_EQ(g->axes[0].size, "m");
+  EXPECT_EQ(g->axes[0].entries, std::vector<std::string>{"m[]"});
+  EXPECT_EQ(g->axes[0].ids, std::vector<std::string>{"m"});
+  EXPECT_TRUE(g->axes[0].distributions);
+  EXPECT_TRUE(problem.find_op("f")->axes.empty());
+}
+
 TEST_F(SpecTest, ExplicitHiddenListIsLoadedInItsOwnOrder) {
   write("demo/problem.yaml", kMinimal + "hidden: [cases/z.yaml, cases/y.yaml]\n");
   write("demo/cases/y.yaml", "cases:\n  - name: from_y\n    input: {x: 2.0, xs: [3]}\n");
@@ -298,6 +318,17 @@ std::vector<ErrorCase> error_cases() {
        "ints, seeds, matrix, bool, string, any"},
       {"a misspelt value type suggests the nearest", with(kMinimal, "inputs: {m: matrix}", "inputs: {m: doubels}"),
        "demo/problem.yaml:10:17: key 'm': unknown type 'doubels' (did you mean 'doubles'?)"},
+      {"a shrink axis naming no input of its op",
+       with(kMinimal, "    output: any\n", "    output: any\n    shrink:\n      - {axis: rows, entries: [n]}\n"),
+       "demo/problem.yaml:13:32: key 'entries': op 'g' has no input 'n'"},
+      {"a shrink axis path that is not a path",
+       with(kMinimal, "    output: any\n", "    output: any\n    shrink:\n      - {axis: rows, entries: [\"m[0]\"]}\n"),
+       "demo/problem.yaml:13:32: key 'entries': 'm[0]' is not a path like model.rows[].probs"},
+      {"a shrink axis with no entries",
+       with(kMinimal, "    output: any\n", "    output: any\n    shrink:\n      - {axis: rows, ids: [m]}\n"),
+       "demo/problem.yaml:13:9: axis 'rows': key 'entries' needs at least one path"},
+      {"shrink as a mapping", with(kMinimal, "    output: any\n", "    output: any\n    shrink: {axis: rows}\n"),
+       "demo/problem.yaml:12:13: key 'shrink': expected a list of axes {axis, entries, ids, ...}"},
       {"an op without an output", with(kMinimal, "    output: any\n", ""),
        "demo/problem.yaml:10:5: missing key 'output' in op 'g'"},
       {"a case input missing an argument", with(kMinimal, input_line, "input: {x: 1.0}"),

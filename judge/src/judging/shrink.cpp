@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "check/speculative_fixed_answer.hpp"
 #include "judging/shrink_candidates.hpp"
 #include "judging/shrink_search.hpp"
 #include "spec/typed_values.hpp"
@@ -24,18 +25,30 @@ constexpr std::size_t kMaxShrunk = 3;
 // A candidate needs at least this much of the budget left to be run.
 constexpr int kMinCandidateMs = 20;
 
+// Seeds a speculative fixed-answer candidate is called with (the case's
+// first ones: a prefix of the stream the case itself uses); the final check
+// again uses the case's own count.
+constexpr std::int64_t kFixedAnswerSeeds = 50;
+
 bool is_sampler_check(const std::string& check) { return check == "distribution" || check == "sampler_support"; }
+
+// A speculative case with a stored answer for every seed (one round with
+// explicit tables), not one of laws over thousands of rounds.
+bool is_fixed_answer(const TestCase& test) { return test.check == "speculative" && test.expect.has_value(); }
 
 // Why `result`, a failure of `test`, is not shrunk; empty when it is.
 std::string why_not_shrunk(const TestCase& test, const TestResult& result) {
   if (result.verdict == Verdict::kTimeLimitExceeded || result.verdict == Verdict::kMemoryLimitExceeded)
     return "not shrunk: a time or memory limit is not shrunk (each smaller input could use the whole limit)";
-  if (test.check == "values" || test.check == "hypotheses") return "";
+  if (test.check == "values" || test.check == "hypotheses" || is_fixed_answer(test)) return "";
   if (is_sampler_check(test.check)) {
     if (result.failure_kind == "zero_probability" || result.failure_kind == "nondeterministic") return "";
     return "not shrunk: the draws are judged by their distribution over thousands of seeds, and each smaller input "
            "would need as many again";
   }
+  if (test.check == "speculative")
+    return "not shrunk: the rounds are judged by their laws over thousands of seeds, and each smaller model would need "
+           "as many again";
   return fmt::format("not shrunk: check '{}' judges more than one call's answer", test.check);
 }
 
@@ -64,9 +77,8 @@ class CaseShrinker {
     deadline_ = start + std::chrono::microseconds(static_cast<std::int64_t>(budget_ms * 1000));
     const json original = materialize_input(listed_.input);
     const Operation* op = problem_.find_op(listed_.op);
-    ShrinkSearch search =
-        shrink_input(*op, original, [&](const json& candidate) { return fails_alike(candidate, remaining_ms()); },
-                     deadline_);
+    ShrinkSearch search = shrink_input(
+        *op, original, [&](const json& candidate) { return fails_alike(candidate, remaining_ms()); }, deadline_);
     example.candidates_tried = search.tried;
     if (search.taken == 0) {
       example.not_shrunk = fmt::format("not shrunk: none of {} smaller inputs failed the same way{}", search.tried,
@@ -75,7 +87,7 @@ class CaseShrinker {
       // Checked again, with the case's own time limit, before it is shown.
       std::optional<TestResult> again;
       try {
-        if (within_contract(search.input)) again = run(search.input, listed_.time_ms);
+        if (within_contract(search.input)) again = run(search.input, listed_.time_ms, true);
       } catch (const JudgeFault&) {
       } catch (const SpecError&) {
       }
@@ -102,13 +114,23 @@ class CaseShrinker {
   bool sampler() const { return is_sampler_check(listed_.check); }
 
   // The case on `input`: expectations from the reference (a stored
-  // `expect` was for the case's own input); a sampler's support and
-  // determinism checked on kShrinkDraws seeds.
-  TestCase candidate_case(const json& input, int time_ms) const {
+  // `expect` was for the case's own input), or for a speculative round the
+  // answer it has whatever the draws, called with kFixedAnswerSeeds seeds
+  // (`final`: the case's own count); a sampler's support and determinism
+  // checked on kShrinkDraws seeds.
+  TestCase candidate_case(const json& input, int time_ms, bool final) const {
     TestCase test = listed_;
     test.input = input;
     test.expect.reset();
     test.time_ms = time_ms;
+    if (is_fixed_answer(listed_)) {
+      std::optional<std::vector<int>> answer = draw_free_answer(input);
+      if (!answer) throw JudgeFault{"the candidate has no answer independent of the draws"};
+      test.expect = json(*answer);
+      if (!final)
+        test.check_args["seeds"] =
+            std::min<std::int64_t>(listed_.check_args.value("seeds", kFixedAnswerSeeds), kFixedAnswerSeeds);
+    }
     if (sampler()) {
       test.check = "sampler_support";
       test.check_args = {{"probs_op", listed_.check_args.at("probs_op")}, {"draws", kShrinkDraws}};
@@ -116,8 +138,8 @@ class CaseShrinker {
     return test;
   }
 
-  TestResult run(const json& input, int time_ms) {
-    return judge_case(problem_, candidate_case(input, time_ms), setup_, runners_);
+  TestResult run(const json& input, int time_ms, bool final) {
+    return judge_case(problem_, candidate_case(input, time_ms, final), setup_, runners_);
   }
 
   bool same_failure(const TestResult& result) const {
@@ -128,8 +150,16 @@ class CaseShrinker {
   // the check asks it (the case's op, an oracle op, a sampler's
   // probabilities) returns a value, or throws std::invalid_argument where
   // the case expects that; and the input keeps the problem's margin from
-  // its decision boundaries.
+  // its decision boundaries. A speculative round must have an answer
+  // independent of the draws, which the reference gives (with seed 0).
   bool within_contract(const json& input) {
+    if (is_fixed_answer(listed_)) {
+      std::optional<std::vector<int>> answer = draw_free_answer(input);
+      if (!answer) return false;
+      json args = args_for(problem_, listed_.op, input);
+      args["seed"] = 0;
+      return runners_.oracle.call(listed_.op, args) == json(*answer);  // JudgeFault when no value
+    }
     std::vector<std::string> ops;
     if (sampler())
       ops.push_back(listed_.check_args.at("probs_op").get<std::string>());
@@ -159,7 +189,7 @@ class CaseShrinker {
     if (time_ms < kMinCandidateMs) return false;
     try {
       if (!within_contract(input)) return false;
-      return same_failure(run(input, std::min(listed_.time_ms, time_ms)));
+      return same_failure(run(input, std::min(listed_.time_ms, time_ms), false));
     } catch (const JudgeFault&) {
       return false;  // the reference could not answer the candidate: outside the contract
     } catch (const SpecError&) {

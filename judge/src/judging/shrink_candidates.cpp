@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 namespace judge {
@@ -302,6 +304,206 @@ class Heads {
   std::int64_t heads_ = 0, kv_heads_ = 0, dim_ = 0;
 };
 
+// A path of SharedAxis (spec/problem.hpp) split into members, each with
+// whether it is followed by "[]" (every entry of that list).
+std::vector<std::pair<std::string, bool>> path_members(const std::string& path) {
+  std::vector<std::pair<std::string, bool>> members;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = std::min(path.find('.', start), path.size());
+    std::string member = path.substr(start, end - start);
+    bool every = member.size() > 2 && member.compare(member.size() - 2, 2, "[]") == 0;
+    if (every) member.resize(member.size() - 2);
+    members.emplace_back(member, every);
+    start = end + 1;
+  }
+  return members;
+}
+
+// The places `path` names in `value`, in order; a missing member names none
+// (a hashed model has no rows).
+template <typename Json>
+void places(Json& value, const std::vector<std::pair<std::string, bool>>& members, std::size_t at,
+            std::vector<Json*>& out) {
+  if (at == members.size()) {
+    out.push_back(&value);
+    return;
+  }
+  const auto& [member, every] = members[at];
+  if (!value.is_object() || !value.contains(member)) return;
+  Json& next = value[member];
+  if (!every) return places(next, members, at + 1, out);
+  if (!next.is_array()) return;
+  for (auto& entry : next) places(entry, members, at + 1, out);
+}
+
+template <typename Json>
+std::vector<Json*> places(Json& value, const std::vector<std::string>& paths) {
+  std::vector<Json*> out;
+  for (const std::string& path : paths) places(value, path_members(path), 0, out);
+  return out;
+}
+
+// The length of `axis` in `input`: its size integer, else its first list of
+// entries; nullopt when the input does not hold the axis consistently (an
+// invalid-input case whose lists disagree is left to the other cuts).
+std::optional<std::size_t> axis_length(const SharedAxis& axis, const json& input) {
+  std::optional<std::size_t> length;
+  if (!axis.size.empty()) {
+    std::vector<const json*> size = places(input, std::vector<std::string>{axis.size});
+    if (size.size() != 1 || !size[0]->is_number_integer() || size[0]->get<std::int64_t>() < 0) return std::nullopt;
+    length = size[0]->get<std::size_t>();
+  }
+  for (const json* entries : places(input, axis.entries)) {
+    if (!entries->is_array()) return std::nullopt;
+    if (!length) length = entries->size();
+    if (entries->size() < *length) return std::nullopt;
+  }
+  for (const json* ids : places(input, axis.ids))
+    for (const json& id : ids->is_array() ? *ids : json::array({*ids}))
+      if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::size_t>() >= length.value_or(0))
+        return std::nullopt;
+  return length;
+}
+
+// A sum or quotient of probabilities rounded to 12 decimals, so that 0.1 +
+// 0.2 reads 0.3 (a distribution's sum moves by far less than the 1e-9 it
+// is held to).
+double tidy(double value) { return std::round(value * 1e12) / 1e12; }
+
+// `input` without indices [from, to) of `axis`: dropped from every list of
+// entries (distributions renormalized), the ids above renumbered, the size
+// made smaller; nullopt when an id names a dropped index (something needs
+// it) or a distribution would have no mass left.
+std::optional<json> without_indices(const SharedAxis& axis, const json& input, std::size_t from, std::size_t to) {
+  json out = input;
+  const auto first = static_cast<std::int64_t>(from), last = static_cast<std::int64_t>(to);
+  // An id, renumbered; false when it names a dropped index.
+  auto renumber = [&](json& id) {
+    std::int64_t value = id.get<std::int64_t>();
+    if (value >= first && value < last) return false;
+    if (value >= last) id = value - (last - first);
+    return true;
+  };
+  for (json* ids : places(out, axis.ids)) {
+    if (!ids->is_array()) {
+      if (!renumber(*ids)) return std::nullopt;
+      continue;
+    }
+    for (json& id : *ids)
+      if (!renumber(id)) return std::nullopt;
+  }
+  for (json* entries : places(out, axis.entries)) {
+    *entries = without(*entries, from, to);
+    if (!axis.distributions) continue;
+    double mass = 0;
+    for (const json& p : *entries) mass += p.is_number() ? p.get<double>() : 0;
+    if (!(mass > 0)) return std::nullopt;
+    if (std::fabs(mass - 1) <= 1e-9) continue;  // the tokens dropped had no mass
+    json* largest = nullptr;
+    double sum = 0;
+    for (json& p : *entries) {
+      if (!p.is_number()) continue;
+      p = tidy(p.get<double>() / mass);
+      sum += p.get<double>();
+      if (!largest || p.get<double>() > largest->get<double>()) largest = &p;
+    }
+    *largest = tidy(largest->get<double>() + (1 - sum));  // what rounding took, back where it reads least
+  }
+  if (!axis.size.empty())
+    for (json* size : places(out, std::vector<std::string>{axis.size})) *size = size->get<std::int64_t>() - (last - first);
+  return out;
+}
+
+// `input` with index `from` of `axis` merged into index `into`: each list of
+// entries adds the one to the other (a distribution keeps its sum), ids of
+// `from` name `into`, then `from` is dropped; nullopt when an entry is not
+// a number.
+std::optional<json> merged(const SharedAxis& axis, const json& input, std::size_t from, std::size_t into) {
+  json out = input;
+  const auto gone = static_cast<std::int64_t>(from), kept = static_cast<std::int64_t>(into);
+  auto renumber = [&](json& id) {
+    std::int64_t value = id.get<std::int64_t>();
+    if (value == gone) value = kept;
+    id = value > gone ? value - 1 : value;
+  };
+  for (json* ids : places(out, axis.ids)) {
+    if (!ids->is_array()) {
+      renumber(*ids);
+      continue;
+    }
+    for (json& id : *ids) renumber(id);
+  }
+  for (json* entries : places(out, axis.entries)) {
+    json& a = (*entries)[into];
+    const json& b = (*entries)[from];
+    if (!a.is_number() || !b.is_number()) return std::nullopt;
+    a = tidy(a.get<double>() + b.get<double>());
+    *entries = without(*entries, from, from + 1);
+  }
+  if (!axis.size.empty())
+    for (json* size : places(out, std::vector<std::string>{axis.size})) *size = size->get<std::int64_t>() - 1;
+  return out;
+}
+
+// Each axis of `op` loses indices: halves first, down to single ones; then,
+// on a short axis, one index merged into another (a token that carries
+// mass the failure needs, or that an id names, can still go: two tokens
+// become one).
+bool axis_cuts(const Operation& op, const json& input, const Consider& consider) {
+  for (const SharedAxis& axis : op.axes) {
+    std::optional<std::size_t> length = axis_length(axis, input);
+    if (!length) continue;
+    bool taken = index_cuts(*length, [&](std::size_t from, std::size_t to) {
+      std::optional<json> smaller = without_indices(axis, input, from, to);
+      return smaller && consider(*smaller);
+    });
+    if (taken) return true;
+    if (*length > kEntriesSimplified) continue;
+    for (std::size_t from = *length; from-- > 0;)
+      for (std::size_t into = 0; into < *length; ++into) {
+        if (into == from) continue;
+        std::optional<json> smaller = merged(axis, input, from, into);
+        if (smaller && consider(*smaller)) return true;
+      }
+  }
+  return false;
+}
+
+// Simpler distributions: in one list of entries of a distribution axis,
+// the mass of one index moved onto another (the sum kept), which leaves a
+// token of no mass that a later cut drops without renormalizing.
+bool distribution_simplifications(const Operation& op, const json& input, const Consider& consider) {
+  for (const SharedAxis& axis : op.axes) {
+    std::optional<std::size_t> length = axis_length(axis, input);
+    if (!axis.distributions || !length || *length > kEntriesSimplified) continue;
+    const std::size_t lists = places(input, axis.entries).size();
+    for (std::size_t list = 0; list < lists; ++list)
+      for (std::size_t from = *length; from-- > 0;)
+        for (std::size_t into = 0; into < *length; ++into) {
+          json out = input;
+          json& entries = *places(out, axis.entries)[list];
+          if (into == from || !entries[from].is_number() || !entries[into].is_number() ||
+              !(entries[from].get<double>() > 0))
+            continue;
+          entries[into] = tidy(entries[into].get<double>() + entries[from].get<double>());
+          entries[from] = 0.0;
+          if (consider(out)) return true;
+        }
+  }
+  return false;
+}
+
+// Inputs whose lists are distributions along an axis: their numbers are not
+// simplified one by one (a distribution would stop summing to 1).
+std::set<std::string> distribution_inputs(const Operation& op) {
+  std::set<std::string> names;
+  for (const SharedAxis& axis : op.axes)
+    if (axis.distributions)
+      for (const std::string& path : axis.entries) names.insert(path_members(path).front().first);
+  return names;
+}
+
 // The candidates of one declared input, each handed on as a whole input.
 bool input_candidates(ValueType type, const std::string& name, const json& input, bool simplify,
                       const Consider& consider) {
@@ -339,11 +541,15 @@ bool for_each_candidate(const Operation& op, const json& input, const Consider& 
   // Structure first (fewer heads, steps, entries), then simpler values.
   Heads heads(input);
   if (heads.valid() && heads.candidates(consider)) return true;
+  if (axis_cuts(op, input, consider)) return true;
   if (matrix_cuts(op, input, heads.valid(), consider)) return true;
+  const std::set<std::string> distributions = distribution_inputs(op);
   for (bool simplify : {false, true})
     for (const auto& [name, type] : op.inputs)
-      if (input.contains(name) && input_candidates(type, name, input, simplify, consider)) return true;
-  return false;
+      if (input.contains(name) && !(simplify && distributions.count(name)) &&
+          input_candidates(type, name, input, simplify, consider))
+        return true;
+  return distribution_simplifications(op, input, consider);
 }
 
 namespace {
@@ -373,6 +579,10 @@ std::string shape(const json& value) {
 
 std::string size_change(const Operation& op, const json& before, const json& after) {
   std::vector<std::string> changes;
+  for (const SharedAxis& axis : op.axes) {
+    std::optional<std::size_t> was = axis_length(axis, before), now = axis_length(axis, after);
+    if (was && now && *was != *now) changes.push_back(fmt::format("{} {} -> {}", axis.name, grouped(*was), grouped(*now)));
+  }
   for (const auto& [name, type] : op.inputs) {
     if (!before.contains(name) || !after.contains(name)) continue;
     const json &was = before[name], &now = after[name];

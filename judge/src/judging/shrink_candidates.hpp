@@ -4,9 +4,12 @@
 // smaller chunks), matrices lose rows together (the steps of q, k and v)
 // and columns together, integers get smaller, numbers simpler (0, 1, -1,
 // 0.5, small integers; -inf replaced only when the failure survives it),
-// `any` values (toy models) shrink member by member. One structure needs
+// `any` values (toy models) shrink member by member. Two structures need
 // more than types: attention heads (inputs n_heads, n_kv_heads, head_dim
-// beside matrices q, k, v), whose columns must shrink a head at a time.
+// beside matrices q, k, v), whose columns must shrink a head at a time; and
+// the axes an op declares (`shrink:`, SharedAxis in spec/problem.hpp), a
+// vocabulary or a round's drafts, whose indices are dropped from every
+// input that holds them at once, ids renumbered, distributions renormalized.
 //
 // Candidates may break the problem's contract (a table model whose rows no
 // longer sum to 1, a capacity below the steps); the caller checks each

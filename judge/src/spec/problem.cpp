@@ -32,15 +32,57 @@ Tolerance read_tolerance(const YAML::Node& node, const std::string& file, Tolera
   return base;
 }
 
+// A path of the op's inputs (SharedAxis): members joined by '.', a member
+// followed by "[]" for every entry of that list; its first member an input.
+std::string read_path(const YAML::Node& node, const std::string& file, const std::string& key, const Operation& op) {
+  static const std::regex kPath("[a-z_][a-z0-9_]*(\\[\\])?(\\.[a-z_][a-z0-9_]*(\\[\\])?)*");
+  std::string path = read_string(node, file, key);
+  if (!std::regex_match(path, kPath))
+    fail_at(file, node, fmt::format("key '{}': '{}' is not a path like model.rows[].probs", key, path));
+  std::string input = path.substr(0, path.find_first_of(".["));
+  bool known = std::any_of(op.inputs.begin(), op.inputs.end(), [&](const auto& entry) { return entry.first == input; });
+  if (!known) fail_at(file, node, fmt::format("key '{}': op '{}' has no input '{}'", key, op.name, input));
+  return path;
+}
+
+std::vector<std::string> read_paths(const MapReader& reader, const std::string& key, const std::string& file,
+                                    const Operation& op) {
+  std::vector<std::string> paths;
+  if (!reader.has(key)) return paths;
+  YAML::Node list = reader.get(key);
+  if (!list.IsSequence()) fail_at(file, list, fmt::format("key '{}': expected a list of paths", key));
+  for (const auto& item : list) paths.push_back(read_path(item, file, key, op));
+  return paths;
+}
+
+// `shrink:` under an op: a list of shared axes.
+std::vector<SharedAxis> read_axes(const YAML::Node& node, const std::string& file, const Operation& op) {
+  if (!node.IsSequence()) fail_at(file, node, "key 'shrink': expected a list of axes {axis, entries, ids, ...}");
+  std::vector<SharedAxis> axes;
+  for (const auto& item : node) {
+    MapReader reader(item, file, "shrink axis", {"axis", "size", "entries", "ids", "distributions"});
+    SharedAxis axis;
+    axis.name = reader.string("axis");
+    if (reader.has("size")) axis.size = read_path(reader.get("size"), file, "size", op);
+    axis.entries = read_paths(reader, "entries", file, op);
+    if (axis.entries.empty()) fail_at(file, item, fmt::format("axis '{}': key 'entries' needs at least one path", axis.name));
+    axis.ids = read_paths(reader, "ids", file, op);
+    if (reader.has("distributions")) axis.distributions = read_bool(reader.get("distributions"), file, "distributions");
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
 Operation read_op(const std::string& name, const YAML::Node& node, const std::string& file) {
   Operation op;
   op.name = name;
-  MapReader reader(node, file, fmt::format("op '{}'", name), {"inputs", "output"});
+  MapReader reader(node, file, fmt::format("op '{}'", name), {"inputs", "output", "shrink"});
   YAML::Node inputs = reader.require("inputs");
   if (!inputs.IsMap()) fail_at(file, inputs, "key 'inputs': expected a mapping of argument name to type");
   for (const auto& entry : inputs)
     op.inputs.emplace_back(entry.first.Scalar(), read_type(entry.second, file, entry.first.Scalar()));
   op.output = read_type(reader.require("output"), file, "output");
+  if (reader.has("shrink")) op.axes = read_axes(reader.get("shrink"), file, op);
   return op;
 }
 

@@ -14,10 +14,27 @@
 
 namespace judge {
 
+// An index that several inputs of an op share, declared in problem.yaml
+// (`shrink:` under the op) because types alone do not say it: a
+// vocabulary (the columns of every probability row, the token ids that
+// name them), the drafts of a speculative round (a token, a draft row and a
+// target row each). Shrinking drops indices of an axis from all of them at
+// once, so that a smaller input stays consistent. Paths name places in the
+// op's inputs: `model.rows[].probs` is member `probs` of every entry of
+// member `rows` of input `model`.
+struct SharedAxis {
+  std::string name;
+  std::string size;                  // path of an integer holding the axis' length; empty: the first entries' length
+  std::vector<std::string> entries;  // paths of lists with an entry per index (more entries after them are kept)
+  std::vector<std::string> ids;      // paths of integers, or lists of integers, that name an index
+  bool distributions = false;        // each list of `entries` sums to 1 and is renormalized after a drop
+};
+
 struct Operation {
   std::string name;
   std::vector<std::pair<std::string, ValueType>> inputs;  // in spec order
   ValueType output = ValueType::kAny;
+  std::vector<SharedAxis> axes;  // problem.yaml `shrink:`
 };
 
 // A place in a problem file, 1-based, for messages.
