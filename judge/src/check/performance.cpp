@@ -91,8 +91,7 @@ class PerformanceChecker : public Checker {
         result.returned = call.value;
         std::string message = with_case_tolerance(context, *mismatch);
         if (i > 0)
-          message = fmt::format("timed call {} of {} (the same input again): {}", i + 1,
-                                calls, message);
+          message = fmt::format("timed call {} of {} (the same input again): {}", i + 1, calls, message);
         return fail(&result, message, "value");
       }
       learner.add(call);
