@@ -378,6 +378,30 @@ std::unique_ptr<Reporter> make_plain_text_reporter(std::FILE* out) { return make
 
 // Hints are found once every case is judged: each format shows them, with
 // the cases they explain.
+TEST(PlainText, AShrunkExampleShowsEveryNumberOfItsInputWrapped) {
+  ProblemResult result;
+  result.problem = "toy";
+  result.solution = "toy.hpp";
+  result.verdict = Verdict::kWrongAnswer;
+  result.tests = {test_result("first", Verdict::kWrongAnswer, "wrong")};
+  ShrunkExample example;
+  example.from_case = "first";
+  example.shrunk = true;
+  example.sizes = "vocabulary 5 -> 3";
+  example.input = nlohmann::json::parse(R"({"beam_width": 2, "model": {"kind": "table",
+      "default": [0.25, 0.5, 0.25],
+      "rows": [{"context": [], "probs": [0.125, 0.75, 0.125]},
+               {"context": [1], "probs": [0.0625, 0.875, 0.0625]},
+               {"context": [1, 1], "probs": [0.375, 0.25, 0.375]}]}})");
+  example.message = "wrong";
+  result.shrunk = {example};
+  std::string text = render(make_plain_text_reporter, {result});
+  // The case's own input is fitted to a line; the shrunk one is whole.
+  for (const char* number : {"0.0625", "0.875", "0.375", "[1, 1]"})
+    EXPECT_NE(text.find(number), std::string::npos) << number << " in:\n" << text;
+  EXPECT_EQ(text.find("in all"), std::string::npos) << text;
+}
+
 TEST(Hints, EveryFormatShowsEachHint) {
   ProblemResult result;
   result.problem = "toy";

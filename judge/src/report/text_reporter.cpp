@@ -21,6 +21,10 @@ namespace judge {
 namespace {
 constexpr std::size_t kPrintedLinesShown = 10;
 constexpr std::size_t kMessageLines = 4;  // a longer message is cut; the JSON has it whole
+// A shrunk example's input: each argument over at most this many lines,
+// lists of up to kWholeListEntries shown entry by entry.
+constexpr std::size_t kShrunkLinesPerArgument = 6;
+constexpr std::size_t kWholeListEntries = 64;
 // The first failures show their note, input, expected and got, and what
 // the code printed; later ones their message (the JSON has all of it).
 constexpr std::size_t kDetailedFailures = 3;
@@ -215,13 +219,16 @@ class TextReporter : public Reporter {
     }
     std::string head = fmt::format("shrunk from {}, {}:", example.from_case, example.sizes);
     fmt::print(out_, "  {}\n", paint(colour_, Tone::kHint, terminal_safe(fit_characters(head, width_ - 2))));
-    print_input(example.input);
+    print_input(example.input, kShrunkLinesPerArgument);
     fmt::print(out_, "{}", labelled("", example.message, width_, kMessageLines));
     if (!example.details.empty()) fmt::print(out_, "{}", indent_lines(example.details, kIndent, 12, width_));
   }
 
   // A map input one argument a line, each as short as it must be to fit.
-  void print_input(const nlohmann::json& input) {
+  // With `lines_per_argument` above 1 (a shrunk example, small by
+  // construction and shown for its every number), an argument whose text
+  // fits in that many lines is shown whole, wrapped.
+  void print_input(const nlohmann::json& input, std::size_t lines_per_argument = 1) {
     std::string label = std::string(kIndent) + "input:    ", under(label.size(), ' ');
     std::size_t room = std::max<std::size_t>(width_, label.size() + 20) - label.size();
     if (!input.is_object() || input.empty())
@@ -230,7 +237,14 @@ class TextReporter : public Reporter {
     for (const auto& [name, value] : input.items()) {
       std::string head = name + ": ";
       std::size_t left = room > head.size() + 10 ? room - head.size() : 10;
-      fmt::print(out_, "{}{}{}\n", first ? label : under, terminal_safe(head), terminal_safe(fitted_value(value, left)));
+      std::string whole = brief(value, kWholeListEntries);
+      std::size_t length = character_count(whole);
+      if (lines_per_argument > 1 && length > left && length <= left * lines_per_argument * 3 / 4) {
+        std::string lead = (first ? label : under) + terminal_safe(head);
+        fmt::print(out_, "{}", hanging(lead, std::string(character_count(lead), ' '), whole, width_, lines_per_argument));
+      } else {
+        fmt::print(out_, "{}{}{}\n", first ? label : under, terminal_safe(head), terminal_safe(fitted_value(value, left)));
+      }
       first = false;
     }
   }
