@@ -207,6 +207,36 @@ TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
   EXPECT_EQ(messages[7], "not run: 3 other cases exceeded their time limit");
 }
 
+TEST(ScheduleCases, ARunnerThatNeverGotReadyStopsTheCasesNotStartedYet) {
+  // The second case's runner crashed before main(): the cases after it are
+  // reported with its verdict and kind, and not judged.
+  Cases cases(std::vector<int>(6, 100));
+  int judged = 0;
+  std::vector<TestResult> reported;
+  schedule_cases(
+      cases.pointers, few_calls(6), 1,
+      [&](std::size_t, const TestCase& test) {
+        TestResult result = start_result(test);
+        if (judged++ == 1) {
+          result.verdict = Verdict::kRuntimeError;
+          result.failure_kind = "signal:6";
+          result.runner_never_ready = true;
+        }
+        return result;
+      },
+      [&](std::size_t, TestResult& result) { reported.push_back(result); });
+  EXPECT_EQ(judged, 2);
+  ASSERT_EQ(reported.size(), 6u);
+  EXPECT_EQ(reported[0].verdict, Verdict::kAccepted);
+  for (std::size_t i = 2; i < 6; ++i) {
+    EXPECT_EQ(reported[i].verdict, Verdict::kRuntimeError);
+    EXPECT_EQ(reported[i].failure_kind, "signal:6");
+    EXPECT_EQ(reported[i].message,
+              "not run: in case case1 your runner ended before it could serve any case (in static "
+              "initialization, before main), as it would again");
+  }
+}
+
 TEST(ScheduleCases, AJudgeFaultStopsTheRunAndReachesTheCaller) {
   Cases cases(std::vector<int>(20, 100));
   std::vector<bool> alone(20, false);

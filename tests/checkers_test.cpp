@@ -34,7 +34,18 @@ class FakeRunner : public Runner {
     std::string problem;
     EXPECT_TRUE(decode_from_wire(std::string_view(frame).substr(4), &decoded, &problem)) << problem;
     ++calls;
-    return reply_(decoded["op"], decoded["args"]);
+    CallResult reply = reply_(decoded["op"], decoded["args"]);
+    // As a RunnerSession does: a timed call that uses more CPU than its
+    // budget is stopped there.
+    if (request.timed() && request.cpu_budget_ms() > 0 && reply.cpu_ms > request.cpu_budget_ms()) {
+      CallResult stopped;
+      stopped.outcome = CallResult::Outcome::kTimeout;
+      stopped.cpu_ms = request.cpu_budget_ms();
+      stopped.wall_ms = request.cpu_budget_ms();
+      stopped.detail = "no reply after the CPU budget";
+      return stopped;
+    }
+    return reply;
   }
   int calls = 0;
 
@@ -693,7 +704,7 @@ TEST(PerformanceChecker, WithinTheFactorPassesAndBeyondItIsTooSlow) {
   EXPECT_NE(result.message.find("of CPU time"), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("the limit is 10x the reference plus 2 ms = 52.0 ms"), std::string::npos)
       << result.message;
-  EXPECT_EQ(f.reference_calls, 6) << "the reference is timed once per learner call, both times";
+  EXPECT_EQ(f.reference_calls, 8) << "the reference warms up once and is timed once per learner call, both times";
 }
 
 TEST(PerformanceChecker, WaitingCountsByTheClock) {
@@ -713,7 +724,7 @@ TEST(PerformanceChecker, FarOverTheLimitInMostCallsStopsEarly) {
   int calls = 0;
   FakeRunner quadratic([&](const std::string&, const json& args) {
     ++calls;
-    return value(args["xs"], 1000.0);
+    return value(args["xs"], 300.0);  // over twice the limit, within the budget of a hopeless call
   });
   TestResult result = f.run(quadratic);
   EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
@@ -727,6 +738,29 @@ TEST(PerformanceChecker, FarOverTheLimitInMostCallsStopsEarly) {
   });
   EXPECT_EQ(f.run(slightly).verdict, Verdict::kTimeLimitExceeded);
   EXPECT_EQ(calls, 5);
+}
+
+TEST(PerformanceChecker, ACallThreeTimesOverTheLimitIsStoppedThere) {
+  // The limit is 10 x 5 ms + 2 ms = 52 ms: a call is stopped after three
+  // times that in CPU time, or half a second, whichever is more.
+  Fixture f = performance_fixture();
+  FakeRunner hopeless([&](const std::string&, const json& args) { return value(args["xs"], 1e5); });
+  TestResult result = f.run(hopeless);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_EQ(result.failure_kind, "slow");
+  EXPECT_EQ(hopeless.calls, 1);
+  EXPECT_NE(result.message.find("had used 500 ms of CPU time without returning, 10 times the limit"),
+            std::string::npos)
+      << result.message;
+  EXPECT_NE(result.message.find("the limit is 10x the reference plus 2 ms = 52.0 ms"), std::string::npos)
+      << result.message;
+  // A slower reference raises the budget with the limit (10 x 40 + 2 ms,
+  // three times that is 1206 ms): 700 ms calls are made, all three, and
+  // the median decides.
+  f.reference_ms = 40.0;
+  FakeRunner slower([&](const std::string&, const json& args) { return value(args["xs"], 700.0); });
+  EXPECT_EQ(f.run(slower).failure_kind, "slow");
+  EXPECT_EQ(slower.calls, 3);
 }
 
 TEST(PerformanceChecker, TheMedianDecidesNotOneSlowCall) {
@@ -749,7 +783,7 @@ TEST(PerformanceChecker, EveryTimedCallIsCheckedNotOnlyTheFirst) {
   Fixture f = performance_fixture();
   int call = 0;
   FakeRunner cheat([&](const std::string&, const json& args) {
-    return call++ == 0 ? value(args["xs"], 1000.0) : value({0.0, 0.0}, 1.0);
+    return call++ == 0 ? value(args["xs"], 400.0) : value({0.0, 0.0}, 1.0);
   });
   TestResult result = f.run(cheat);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);

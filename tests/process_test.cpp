@@ -541,6 +541,35 @@ TEST_F(FakeRunnerTest, ACallsCpuTimeIsTheWholeRunnersByTheKernel) {
   EXPECT_GE(call.wall_ms, 190);
 }
 
+TEST_F(FakeRunnerTest, ACallOverItsCpuBudgetIsStoppedBeforeItsTimeLimit) {
+  // 200 ms of CPU on a helper thread against a budget of 50 ms: stopped
+  // long before the 5 s limit, as a timeout that names the budget.
+  RunnerSession session(install_fake("spins_on_a_thread").string(), RunnerLimits{});
+  Request request("op", nlohmann::json::object());
+  request.set_timed().set_cpu_budget_ms(50);
+  CallResult call = session.call(request, 5000);
+  ASSERT_EQ(call.outcome, CallResult::Outcome::kTimeout) << call.detail;
+  EXPECT_EQ(call.cpu_ms, 50);
+  EXPECT_LT(call.wall_ms, 190) << "it ran to the end of its work";
+  EXPECT_NE(call.detail.find("no reply after 50 ms of CPU time"), std::string::npos) << call.detail;
+  // A budget it stays within changes nothing.
+  request.set_cpu_budget_ms(2000);
+  CallResult within = session.call(request, 5000);
+  EXPECT_EQ(within.outcome, CallResult::Outcome::kValue) << within.detail;
+}
+
+TEST_F(FakeRunnerTest, ACpuBudgetNeverStopsARunnerThatOnlyWaits) {
+  // Asleep, it uses no CPU (past starting, a few milliseconds): only the
+  // time limit ends the call.
+  RunnerSession session(install_fake("silent").string(), RunnerLimits{});
+  Request request("op", nlohmann::json::object());
+  request.set_timed().set_cpu_budget_ms(100);
+  CallResult call = session.call(request, 300);
+  ASSERT_EQ(call.outcome, CallResult::Outcome::kTimeout) << call.detail;
+  EXPECT_NE(call.detail.find("no reply within"), std::string::npos) << call.detail;
+  EXPECT_GE(call.wall_ms, 290);
+}
+
 // The command name (truncated to 15 bytes by the kernel) and parent of each
 // process whose parent is one of `parents`.
 std::vector<std::pair<pid_t, std::string>> children_of(const std::set<pid_t>& parents) {

@@ -182,6 +182,62 @@ TEST(HostileSolutionTimeouts, WithTwoRunnersAtMostOneMoreCaseRuns) {
   EXPECT_EQ(timed_out + not_run, static_cast<int>(result.tests.size()));
 }
 
+// A runner that ends or hangs before main() would do so again on every
+// restart: the case it failed in is judged, the rest are not run.
+struct NeverReady {
+  const char* fixture;
+  Verdict verdict;
+  std::string message;  // a substring of the first failing case's message
+  const char* how;      // in the message of the cases not run
+};
+
+void PrintTo(const NeverReady& c, std::ostream* out) { *out << c.fixture; }
+
+class RunnerNeverReady : public ::testing::TestWithParam<NeverReady> {};
+
+TEST_P(RunnerNeverReady, FailsOneCasePerRunnerAndRunsNoOther) {
+  const NeverReady& c = GetParam();
+  for (unsigned runners : {1u, 2u}) {
+    ProblemResult result = judge_fixture(c.fixture, 300, 0, runners);
+    ASSERT_EQ(result.tests.size(), temperature().cases().size());
+    EXPECT_EQ(verdict_name(result.verdict), verdict_name(c.verdict)) << result.message;
+    std::size_t judged = 0;
+    for (const TestResult& test : result.tests) {
+      EXPECT_EQ(verdict_name(test.verdict), verdict_name(c.verdict)) << test.name << ": " << test.message;
+      if (test.message.rfind("not run: ", 0) == 0) {
+        EXPECT_NE(test.message.find(fmt::format("your runner {} before it could serve any case", c.how)),
+                  std::string::npos)
+            << test.message;
+        continue;
+      }
+      ++judged;
+      EXPECT_NE(test.message.find(c.message), std::string::npos) << test.message;
+      EXPECT_NE(test.message.find("it had not reached main() (static initialization)"), std::string::npos)
+          << test.message;
+    }
+    EXPECT_GE(judged, 1u);
+    EXPECT_LE(judged, runners) << "each runner fails at most the case it was starting for";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Temperature, RunnerNeverReady,
+    ::testing::Values(NeverReady{"exits_in_static_init.hpp", Verdict::kRuntimeError,
+                                 "the runner exited with status 0 before replying", "ended"},
+                      NeverReady{"hangs_in_static_init.hpp", Verdict::kTimeLimitExceeded, kTimedOut, "hung"}),
+    [](const ::testing::TestParamInfo<NeverReady>& info) { return fs::path(info.param.fixture).stem().string(); });
+
+TEST(RunnerNeverReady, ACrashInACallIsNotAStartupFailure) {
+  // The runner got ready, then crashed in the call: each case runs, on a
+  // restarted runner.
+  ProblemResult result = judge_fixture("segfault.hpp", 20000, 3, 1);
+  ASSERT_EQ(result.tests.size(), 3u);
+  for (const TestResult& test : result.tests) {
+    EXPECT_EQ(test.message.rfind("not run: ", 0), std::string::npos) << test.message;
+    EXPECT_EQ(test.message.find("static initialization"), std::string::npos) << test.message;
+  }
+}
+
 TEST(ParallelRunners, ReportEveryCaseOnceWithTheSameVerdictsAndKeepTheCaseOrder) {
   // A solution wrong on some cases only: the verdicts do not depend on how
   // many runners judged the cases; every case is streamed once, as it

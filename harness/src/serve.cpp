@@ -168,6 +168,9 @@ bool register_operation(const char* name, Operation op) {
 int main() {
   using judge_harness::kChannelFd;
   const std::string& nonce = judge_harness::channel_nonce();
+  // Ready: the learner's static initializers have run. A runner that dies
+  // or hangs before this frame would do so again however often restarted.
+  if (!judge_harness::write_frame(kChannelFd, nonce)) return 98;
   std::string payload;
   while (judge_harness::read_frame(kChannelFd, &payload)) {
     nlohmann::json reply;

@@ -3,8 +3,10 @@
 // The runner inherits one socket as file descriptor kChannelFd. Every message
 // is a frame: a 4-byte little-endian payload length, then the payload.
 // The judge's first frame is the greeting: kNonceSize random bytes. Every
-// later judge frame is a CBOR map {"op": name, "args": map}. Every runner
-// frame is the nonce followed by a CBOR map: {"value": result} or
+// later judge frame is a CBOR map {"op": name, "args": map}. The runner's
+// first frame is the nonce alone, once main() is reached (every static
+// initializer has run): the runner is ready. Every later runner frame is the
+// nonce followed by a CBOR map: {"value": result} or
 // {"exception": kind, "type": dynamic type, "what": text} or
 // {"harness_error": text}. A frame without the nonce did not
 // come from the harness and makes the reply malformed.

@@ -3,10 +3,11 @@
 // timings do not decide anything), by two clocks the judge reads itself:
 // CPU time, from the kernel's accounting of the runner (every thread, and
 // every process where a cgroup counts them), and wall-clock time, which
-// catches waiting and sleeping. Calls are interleaved learner/reference so
+// catches waiting and sleeping. Calls are interleaved reference/learner so
 // machine noise hits both, `repetitions` each; medians are compared. Every
-// learner call's value is checked. A learner far over the limit in most of
-// its calls is not run the rest.
+// learner call's value is checked. A learner call three times over the
+// limit in CPU time fails the case and is stopped there, and a learner far
+// over the limit in most of its calls is not run the rest.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,6 +49,45 @@ bool clearly_too_slow(const Timings& learner, const Timings& reference, double f
   return false;
 }
 
+// A learner call that has used this many times the limit in CPU time (and
+// at least kHopelessFloorMs, which a first call's page faults stay far
+// below) fails the case there and is stopped: a solution of the wrong
+// complexity costs a grader half a second, not the case's time limit.
+// CPU time, so a loaded machine never stops a call early.
+constexpr double kHopelessTimes = 3;
+constexpr double kHopelessFloorMs = 500;
+
+// The CPU time limit the reference's calls so far allow.
+double cpu_limit_ms(const Timings& reference, double factor, double slack_ms) {
+  return factor * *std::max_element(reference.cpu_ms.begin(), reference.cpu_ms.end()) + slack_ms;
+}
+
+double hopeless_after_ms(const Timings& reference, double factor, double slack_ms) {
+  return std::max(kHopelessFloorMs, kHopelessTimes * cpu_limit_ms(reference, factor, slack_ms));
+}
+
+CallResult time_reference(CheckContext& context, const Request& request) {
+  CallResult theirs = context.reference_call(request);
+  if (theirs.outcome != CallResult::Outcome::kValue)
+    throw JudgeFault{fmt::format("{}: the reference solution did not return a value for op '{}' while timing it: {}{}",
+                                 context.problem.slug, request.op(), theirs.detail, theirs.what)};
+  return theirs;
+}
+
+TestResult hopeless(TestResult* result, const TestCase& test, const Timings& reference, double factor,
+                    double slack_ms, double used_ms) {
+  result->verdict = Verdict::kTimeLimitExceeded;
+  result->failure_kind = "slow";
+  const double limit = cpu_limit_ms(reference, factor, slack_ms);
+  result->message = fmt::format(
+      "too slow: your {} had used {:.0f} ms of CPU time without returning, {:.0f} times the limit, and was "
+      "stopped; the reference took {:.1f} ms, and the limit is {:g}x the reference plus {:g} ms = {:.1f} ms. "
+      "Look for work that grows faster than the input.",
+      test.op, used_ms, used_ms / limit, *std::max_element(reference.cpu_ms.begin(), reference.cpu_ms.end()),
+      factor, slack_ms, limit);
+  return *result;
+}
+
 class PerformanceChecker : public Checker {
  public:
   std::optional<std::string> problem_with(const TestCase& test, const Operation&) const override {
@@ -81,8 +121,21 @@ class PerformanceChecker : public Checker {
     // Untimed (under --sanitize, or looking for a known mistake), one call
     // checks the value.
     const int calls = context.timing_on() ? repetitions : 1;
+    // The reference's first call faults its memory in (16 ms instead of
+    // 2 ms for temperature's 262,144 logits); untimed, it would make the
+    // first CPU budget below eight times too generous.
+    if (context.timing_on()) time_reference(context, request);
     for (int i = 0; i < calls; ++i) {
+      // The reference first, so that the learner's call can be stopped once
+      // it is hopelessly over the limit instead of at the case's time limit.
+      if (context.timing_on()) {
+        reference.add(time_reference(context, request));
+        request.set_cpu_budget_ms(hopeless_after_ms(reference, factor, slack_ms));
+      }
       CallResult call = call_learner(context, request, &result);
+      if (call.outcome == CallResult::Outcome::kTimeout && request.cpu_budget_ms() > 0 &&
+          call.cpu_ms >= request.cpu_budget_ms())
+        return hopeless(&result, test, reference, factor, slack_ms, call.cpu_ms);
       if (verdict_for_unusual_call(call, context, request, &result)) return result;
       // Every call's value, not only the first: a solution that answered
       // the timed repetitions with anything cheap would otherwise be timed
@@ -95,15 +148,7 @@ class PerformanceChecker : public Checker {
         return fail(&result, message, "value");
       }
       learner.add(call);
-      if (!context.timing_on()) continue;
-      CallResult theirs = context.reference_call(request);
-      if (theirs.outcome != CallResult::Outcome::kValue)
-        throw JudgeFault{
-            fmt::format("{}: the reference solution did not return a value for op '{}' while timing "
-                        "it: {}{}",
-                        context.problem.slug, request.op(), theirs.detail, theirs.what)};
-      reference.add(theirs);
-      if (clearly_too_slow(learner, reference, factor, slack_ms, repetitions)) break;
+      if (context.timing_on() && clearly_too_slow(learner, reference, factor, slack_ms, repetitions)) break;
     }
     if (!context.timing_on()) {
       result.message = context.timing_off_reason;

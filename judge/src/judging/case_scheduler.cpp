@@ -37,7 +37,9 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
     context.timing_off_reason =
         "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";
   TestResult result = find_checker(test.check)->run(context);
+  result.runner_never_ready = result.verdict != Verdict::kAccepted && runners.learner.ended_before_ready();
   explain_crash(setup.crash, &result);
+  if (result.runner_never_ready) result.message += "; it had not reached main() (static initialization)";
   describe_failed_case(listed, &result);
   return result;
 }
@@ -53,6 +55,20 @@ TestResult not_run(const TestCase& test, int timeouts) {
   TestResult result = start_result(test);
   result.verdict = Verdict::kTimeLimitExceeded;
   result.message = fmt::format("not run: {} other cases exceeded their time limit", timeouts);
+  return result;
+}
+
+// After a case whose runner never got as far as serving it: the rest would
+// fail the same way, at a restart (and for a hang, a time limit) each.
+TestResult not_run_after(const TestCase& test, const std::string& failed_case, const TestResult& failed) {
+  TestResult result = start_result(test);
+  result.verdict = failed.verdict;
+  result.failure_kind = failed.failure_kind;
+  result.runner_never_ready = true;
+  result.message = fmt::format(
+      "not run: in case {} your runner {} before it could serve any case (in static initialization, before "
+      "main), as it would again",
+      failed_case, failed.verdict == Verdict::kTimeLimitExceeded ? "hung" : "ended");
   return result;
 }
 }  // namespace
@@ -140,19 +156,27 @@ class Schedule {
   void judge_one(std::size_t worker, std::size_t index, bool shared) {
     const TestCase& test = *cases_[index];
     int timeouts_so_far;
+    std::optional<std::size_t> never_ready;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       timeouts_so_far = timeouts_;
+      never_ready = never_ready_;
     }
     TestResult result;
     try {
-      result = timeouts_so_far >= kMaxTimeouts ? not_run(test, timeouts_so_far) : judge_(worker, test);
+      if (never_ready)
+        result = not_run_after(test, cases_[*never_ready]->name, *results_[*never_ready]);
+      else if (timeouts_so_far >= kMaxTimeouts)
+        result = not_run(test, timeouts_so_far);
+      else
+        result = judge_(worker, test);
     } catch (...) {
       abandon(std::current_exception());
       return;
     }
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_) return;  // nothing after a failure to judge is reported
+    if (!never_ready && result.runner_never_ready && !never_ready_) never_ready_ = index;
     if (timeouts_so_far < kMaxTimeouts && result.verdict == Verdict::kTimeLimitExceeded) ++timeouts_;
     results_[index] = std::move(result);
     known_.push_back(index);
@@ -172,6 +196,7 @@ class Schedule {
   std::size_t shared_done_ = 0;
   std::size_t reported_ = 0;  // how many of known_ the calling thread has reported
   int timeouts_ = 0;
+  std::optional<std::size_t> never_ready_;  // the first case whose runner never got ready
   std::exception_ptr error_;
 };
 }  // namespace

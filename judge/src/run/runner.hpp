@@ -23,7 +23,7 @@ struct CallResult {
   enum class Outcome {
     kValue,         // the function returned `value`
     kException,     // the function threw (see exception_kind/type/what)
-    kTimeout,       // no reply within the time limit; the runner was killed
+    kTimeout,       // no reply within the time limit (or the CPU budget); the runner was killed
     kDied,          // the runner ended or closed the channel without replying
     kMalformed,     // something that is not a harness reply came back
     kTooLarge,      // the reply announced more bytes than the request's reply_limit()
@@ -69,12 +69,22 @@ class Request {
     timed_ = true;
     return *this;
   }
+  // For a timed call: the CPU time after which the runner is stopped
+  // (outcome kTimeout, cpu_ms over the budget) even though the call's time
+  // limit has not run out; 0 for none. CPU time, not the clock, so that a
+  // loaded machine never stops a call early.
+  double cpu_budget_ms() const { return cpu_budget_ms_; }
+  Request& set_cpu_budget_ms(double budget) {
+    cpu_budget_ms_ = budget;
+    return *this;
+  }
 
  private:
   std::string op_;
   std::string frame_;
   std::size_t reply_limit_ = 0;
   bool timed_ = false;
+  double cpu_budget_ms_ = 0;
 };
 
 class Runner {

@@ -31,6 +31,8 @@ using nlohmann::json;
 constexpr int kIdleWaitMs = 5;
 // What the learner's code printed during one call that is kept for the report.
 constexpr std::size_t kKeptOutputBytes = 16 * 1024;
+// How often a call with a CPU budget reads the runner's CPU time.
+constexpr long kCpuBudgetPollMs = 20;
 
 std::string random_nonce() {
   std::random_device device;
@@ -155,7 +157,9 @@ class RunnerSession::Exchange {
       if (channel_closed_) return closed();
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
       if (left <= 0) return timed_out();
-      if (std::optional<CallResult> failed = wait_and_transfer(std::min<long>(left, 1000))) return std::move(*failed);
+      if (over_cpu_budget()) return out_of_cpu_budget();
+      long wait_ms = std::min<long>(left, request_.cpu_budget_ms() > 0 ? kCpuBudgetPollMs : 1000);
+      if (std::optional<CallResult> failed = wait_and_transfer(wait_ms)) return std::move(*failed);
     }
   }
 
@@ -164,6 +168,7 @@ class RunnerSession::Exchange {
 
   // The result once a whole frame has arrived; nullopt while it has not.
   std::optional<CallResult> complete_reply() {
+    if (!session_.ready_ && !take_ready_frame()) return std::nullopt;
     std::optional<std::uint32_t> size = announced_size(incoming_);
     if (!size) return std::nullopt;
     if (*size > request_.reply_limit()) return too_large(*size);
@@ -184,6 +189,21 @@ class RunnerSession::Exchange {
     result_.output = with_dropped_note(printed_);
     read_reply(*reply, &result_);
     return std::move(result_);
+  }
+
+  // Consumes the runner's ready frame (the nonce alone) once it has all
+  // arrived; false while it has not. Anything else first is left to be
+  // judged as the reply.
+  bool take_ready_frame() {
+    const std::string& nonce = session_.nonce_;
+    std::optional<std::uint32_t> size = announced_size(incoming_);
+    if (!size) return false;
+    if (*size != nonce.size()) return true;
+    if (incoming_.size() < 4 + nonce.size()) return false;
+    if (incoming_.compare(4, nonce.size(), nonce) != 0) return true;
+    incoming_.erase(0, 4 + nonce.size());
+    session_.ready_ = true;
+    return true;
   }
 
   // Polls the channel and the output pipes once, for at most `wait_ms`;
@@ -219,6 +239,7 @@ class RunnerSession::Exchange {
       ssize_t n = recv(session_.channel_, buffer, sizeof buffer, 0);
       if (n > 0) {
         incoming_.append(buffer, static_cast<std::size_t>(n));
+        if (!session_.ready_) take_ready_frame();  // so that the limits below apply to the reply
         // Checked as soon as the size is known, so no more than the limit
         // (and one buffer) is ever held.
         std::optional<std::uint32_t> size = announced_size(incoming_);
@@ -244,6 +265,18 @@ class RunnerSession::Exchange {
     CallResult timeout = died(fmt::format("no reply within {} ms", time_limit_ms_));
     timeout.outcome = CallResult::Outcome::kTimeout;
     return timeout;
+  }
+
+  bool over_cpu_budget() {
+    return request_.cpu_budget_ms() > 0 && cpu_start_ms_ >= 0 && cpu_ms() - cpu_start_ms_ > request_.cpu_budget_ms();
+  }
+
+  CallResult out_of_cpu_budget() {
+    child().stop_group(session_.limits_.grace_ms);
+    CallResult stopped = died(fmt::format("no reply after {:.0f} ms of CPU time", request_.cpu_budget_ms()));
+    stopped.outcome = CallResult::Outcome::kTimeout;
+    stopped.cpu_ms = request_.cpu_budget_ms();
+    return stopped;
   }
 
   CallResult too_large(std::size_t announced) {
@@ -274,6 +307,7 @@ class RunnerSession::Exchange {
   // The runner is gone or must go: how it ended, what it printed.
   CallResult died(const std::string& what_happened) {
     child().drain(&printed_, &printed_);
+    if (!session_.ready_) take_ready_frame();  // received, not yet taken
     ExitStatus status = child().poll_exited() ? child().wait() : ExitStatus{};
     result_.outcome = CallResult::Outcome::kDied;
     result_.killed_by_cpu_limit = !status.exited && status.signal == SIGXCPU;
@@ -348,6 +382,8 @@ bool RunnerSession::start(std::string* error) {
     return false;
   }
   channel_ = sockets[0];
+  ready_ = false;
+  ended_before_ready_ = false;
   fcntl(channel_, F_SETFL, O_NONBLOCK);
   nonce_ = random_nonce();
   // The greeting fits in the socket buffer, so this write cannot block.
@@ -365,6 +401,7 @@ bool RunnerSession::start(std::string* error) {
 
 void RunnerSession::kill_runner() {
   if (child_) {
+    ended_before_ready_ = !ready_;
     child_->kill_group();
     child_->wait();
     child_.reset();

@@ -36,6 +36,11 @@ class RunnerSession : public Runner {
   // Asks the runner to exit and reaps it; kills it if it does not comply.
   void stop();
 
+  // Whether the last runner process ended (died, or was stopped) before it
+  // said it was ready, that is, in the learner's static initializers: a
+  // restarted runner would end the same way.
+  bool ended_before_ready() const { return ended_before_ready_; }
+
  private:
   class Exchange;
   bool start(std::string* error);
@@ -47,6 +52,8 @@ class RunnerSession : public Runner {
   std::unique_ptr<Child> child_;
   int channel_ = -1;
   std::string nonce_;
+  bool ready_ = false;  // the running process has sent its ready frame
+  bool ended_before_ready_ = false;
   std::unique_ptr<SandboxScratch> scratch_;  // removed after the child
 };
 

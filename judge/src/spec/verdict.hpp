@@ -43,6 +43,10 @@ struct TestResult {
   // file gives it (a generated input as its generator, seed included).
   std::string note;
   nlohmann::json input;
+  // The learner's runner died or hung before it could serve any request
+  // (in the learner's static initializers): every other case would fail
+  // the same way, so they are not run.
+  bool runner_never_ready = false;
 };
 
 // A known mistake that explains some of a solution's failures: its words
