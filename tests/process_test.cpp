@@ -543,14 +543,14 @@ TEST_F(FakeRunnerTest, ACallsCpuTimeIsTheWholeRunnersByTheKernel) {
 
 TEST_F(FakeRunnerTest, ACallOverItsCpuBudgetIsStoppedBeforeItsTimeLimit) {
   // 200 ms of CPU on a helper thread against a budget of 50 ms: stopped
-  // long before the 5 s limit, as a timeout that names the budget.
+  // before its reply (and long before the 5 s limit), as a timeout that
+  // names the budget. No bound on the clock: a loaded machine stretches it.
   RunnerSession session(install_fake("spins_on_a_thread").string(), RunnerLimits{});
   Request request("op", nlohmann::json::object());
   request.set_timed().set_cpu_budget_ms(50);
   CallResult call = session.call(request, 5000);
   ASSERT_EQ(call.outcome, CallResult::Outcome::kTimeout) << call.detail;
   EXPECT_EQ(call.cpu_ms, 50);
-  EXPECT_LT(call.wall_ms, 190) << "it ran to the end of its work";
   EXPECT_NE(call.detail.find("no reply after 50 ms of CPU time"), std::string::npos) << call.detail;
   // A budget it stays within changes nothing.
   request.set_cpu_budget_ms(2000);
