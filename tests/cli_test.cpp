@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fixture_files.hpp"
@@ -20,8 +21,11 @@ namespace fs = std::filesystem;
 using testing::JudgeRun;
 using testing::run_judge;
 
-std::string fixture(const std::string& name) {
-  return testing::fixture_file("temperature/" + name);
+std::string fixture(const std::string& name) { return testing::fixture_file("temperature/" + name); }
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // Checks the shape cli.md promises and returns the parsed object.
@@ -82,7 +86,8 @@ TEST(Cli, ASolutionIsOneFileAndEveryEditIsJudgedAgain) {
   fs::path dir = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "one_file";
   fs::remove_all(dir);
   fs::create_directories(dir / "detail");
-  std::ofstream(dir / "detail" / "body.hpp") << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").rdbuf();
+  std::ofstream(dir / "detail" / "body.hpp")
+      << std::ifstream(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").rdbuf();
   std::ofstream(dir / "solution.hpp") << "#pragma once\n#include \"detail/body.hpp\"\n";
   auto judged = [&] {
     return parse_single_object(
@@ -90,8 +95,9 @@ TEST(Cli, ASolutionIsOneFileAndEveryEditIsJudgedAgain) {
   };
   nlohmann::json helper = judged();
   EXPECT_EQ(helper.value("verdict", ""), "compile_error");
-  EXPECT_NE(helper.value("message", "").find("cannot open detail/body.hpp: a solution is one file, compiled on its own "
-                                             "with the standard library, Eigen and the harness headers only"),
+  EXPECT_NE(helper.value("message", "")
+                .find("cannot open detail/body.hpp: a solution is one file, compiled on its own "
+                      "with the standard library, Eigen and the harness headers only"),
             std::string::npos)
       << helper.dump();
   auto write_whole = [&](const char* from) {
@@ -156,10 +162,82 @@ TEST(Cli, CheapCasesAreShownFirstAndJsonKeepsTheCaseOrder) {
   nlohmann::json result = parse_single_object(json.out);
   std::vector<std::string> names;
   for (const auto& test : result["tests"]) names.push_back(test["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"sample_two_tokens", "example_flat", "sample_three_tokens", "three_logits"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"sample_two_tokens", "example_flat", "sample_three_tokens", "three_logits"}));
   EXPECT_EQ(result.value("verdict", ""), "wrong_answer");
   EXPECT_EQ(result["tests"][0]["verdict"], "accepted");
   EXPECT_EQ(result["tests"][1]["verdict"], "wrong_answer");
+}
+
+// A package with learner bindings (harness/problems/SLUG.learner.hpp) has its
+// adapter compiled once, and each solution apart; a wrong signature is still
+// a compile error that shows the declarations; a package without bindings
+// compiles its adapter with each solution, as before; an adapter that does
+// not compile is the package's fault (exit 2), not a verdict.
+TEST(Cli, TheAdapterIsCompiledOnceAndEachSolutionApart) {
+  fs::path root = testing::scratch_root("draws", "cli_test_adapter_once");
+  fs::path cache = root / "cache";
+  std::vector<std::string> env = {"JUDGE_ROOT=" + root.string(), "JUDGE_CACHE_DIR=" + cache.string()};
+  auto adapter_objects = [&] {
+    std::size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(cache))
+      if (entry.path().parent_path().filename() == "adapters" && entry.path().extension() == ".o") ++count;
+    return count;
+  };
+  EXPECT_EQ(run_judge({"run", "draws", "--reference"}, env).status, 0);
+  std::string wrong = (root / "solutions/draws/wrong/probs_unnormalized.hpp").string();
+  EXPECT_EQ(run_judge({"run", "draws", "--solution", wrong}, env).status, 1);
+  EXPECT_EQ(adapter_objects(), 1u) << "two solutions, one adapter object";
+
+  std::string reference = read_text(root / "solutions/draws/reference.hpp");
+  auto judge_variant = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string text = reference;
+    std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    fs::path file = root / name;
+    std::ofstream(file) << text;
+    return run_judge({"run", "draws", "--solution", file.string(), "--format", "json"}, env);
+  };
+  for (const auto& [name, from, to] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"by_value.hpp", "const std::vector<double>& logits, std::uint64_t",
+            "std::vector<double> logits, std::uint64_t"},
+           {"misspelt.hpp", "softmax_probs(", "softmax_prob("}}) {
+    JudgeRun run = judge_variant(name, from, to);
+    EXPECT_EQ(run.status, 1) << name << run.err;
+    nlohmann::json result = parse_single_object(run.out);
+    EXPECT_EQ(result.value("verdict", ""), "compile_error") << name;
+    std::string message = result.value("message", "");
+    EXPECT_NE(message.find("The harness calls your code with exactly these declarations"), std::string::npos)
+        << name << ":\n"
+        << message;
+    EXPECT_NE(message.find("softmax_sample(const std::vector<double>& logits, std::uint64_t seed)"), std::string::npos)
+        << name << ":\n"
+        << message;
+  }
+
+  // The same package without bindings: the adapter includes the solution.
+  fs::path adapter = root / "harness/problems/draws.cpp";
+  std::string text = read_text(adapter);
+  const std::string include = "#include JUDGE_LEARNER_BINDINGS";
+  ASSERT_NE(text.find(include), std::string::npos);
+  text.replace(text.find(include), include.size(), "#include JUDGE_SOLUTION");
+  for (std::size_t at = text.find("judge_learner::"); at != std::string::npos; at = text.find("judge_learner::"))
+    text.erase(at, std::string("judge_learner::").size());
+  std::ofstream(adapter) << text;
+  fs::remove(root / "harness/problems/draws.learner.hpp");
+  JudgeRun whole = run_judge({"run", "draws", "--reference"}, env);
+  EXPECT_EQ(whole.status, 0) << whole.out << whole.err;
+  EXPECT_EQ(adapter_objects(), 1u) << "no adapter object without bindings";
+
+  // Bindings beside an adapter that does not compile: the package's fault.
+  std::ofstream(root / "harness/problems/draws.learner.hpp")
+      << read_text(fs::path(JUDGE_TESTS_DIR) / "fixtures/draws/harness/problems/draws.learner.hpp");
+  std::ofstream(adapter, std::ios::app) << "this is not C++\n";
+  JudgeRun broken = run_judge({"run", "draws", "--reference"}, env);
+  EXPECT_EQ(broken.status, 2) << broken.out << broken.err;
+  EXPECT_NE(broken.err.find("harness/problems/draws.cpp does not compile"), std::string::npos) << broken.err;
+  fs::remove_all(root);
 }
 
 TEST(Cli, TextOutputEndsWithTheVerdict) {

@@ -22,8 +22,8 @@
 
 #include "cli/grade.hpp"
 #include "run_judge.hpp"
-#include "util/errors.hpp"
 #include "scratch_root.hpp"
+#include "util/errors.hpp"
 
 namespace judge {
 namespace {
@@ -103,9 +103,9 @@ JudgeRun run_autograder(const fs::path& autograder) {
   // Gradescope copies run_autograder to /autograder and runs it there.
   fs::copy_file(autograder / "source" / "run_autograder", autograder / "run_autograder",
                 fs::copy_options::overwrite_existing);
-  return testing::run_program({(autograder / "run_autograder").string()},
-                              {"JUDGE_AUTOGRADER_ROOT=" + autograder.string(),
-                               "JUDGE_CACHE_DIR=" + (build_dir() / "runners").string()});
+  return testing::run_program(
+      {(autograder / "run_autograder").string()},
+      {"JUDGE_AUTOGRADER_ROOT=" + autograder.string(), "JUDGE_CACHE_DIR=" + (build_dir() / "runners").string()});
 }
 
 TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
@@ -123,8 +123,8 @@ TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
     EXPECT_TRUE(info.st_mode & S_IXUSR) << script << " is not executable";
   }
   for (const char* part : {"judge/CMakeLists.txt", "judge/judge/src/cli/main.cpp", "judge/harness/CMakeLists.txt",
-                           "judge/harness/problems/draws.cpp", "judge/problems/draws/problem.yaml",
-                           "judge/solutions/draws/reference.hpp"})
+                           "judge/harness/problems/draws.cpp", "judge/harness/problems/draws.learner.hpp",
+                           "judge/problems/draws/problem.yaml", "judge/solutions/draws/reference.hpp"})
     EXPECT_TRUE(fs::is_regular_file(source / part)) << part << " is not in the archive";
   EXPECT_NE(read_text(source / "setup.sh").find("apt-get install"), std::string::npos);
   for (const char* script : {"setup.sh", "run_autograder"}) {
@@ -134,9 +134,9 @@ TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
   // The bundle is a whole source tree: CMake configures it as setup.sh
   // does (every file its CMakeLists name is there); building it is
   // setup.sh's work on Gradescope, done here by copying this build's judge.
-  JudgeRun configured = testing::run_program({"cmake", "-S", (source / "judge").string(), "-B",
-                                              (work_ / "bundle-build").string(), "-G", "Ninja",
-                                              "-DJUDGE_BUILD_TESTS=OFF"});
+  JudgeRun configured =
+      testing::run_program({"cmake", "-S", (source / "judge").string(), "-B", (work_ / "bundle-build").string(), "-G",
+                            "Ninja", "-DJUDGE_BUILD_TESTS=OFF"});
   EXPECT_EQ(configured.status, 0) << configured.out << configured.err;
 
   // A correct submission, in a subfolder as a GitHub upload has it.
@@ -168,8 +168,7 @@ TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
   results = read_json(autograder / "results" / "results.json");
   ASSERT_EQ(results["tests"].size(), hidden.size());
   for (const json& test : results["tests"]) EXPECT_EQ(test["score"], 0);
-  EXPECT_NE(results["output"].get<std::string>().find("no draws.hpp in your submission"), std::string::npos)
-      << results;
+  EXPECT_NE(results["output"].get<std::string>().find("no draws.hpp in your submission"), std::string::npos) << results;
 }
 
 TEST_F(PlatformsTest, GradescopeHiddenVisibilityIsConfigurable) {
@@ -206,14 +205,12 @@ struct ExercismRun {
   json results;
 };
 
-ExercismRun exercism(const std::vector<std::string>& env, const fs::path& input,
-                     const fs::path& output) {
+ExercismRun exercism(const std::vector<std::string>& env, const fs::path& input, const fs::path& output) {
   ExercismRun result;
   std::vector<std::string> with_judge = env;
   with_judge.push_back(std::string("JUDGE_BINARY=") + JUDGE_BINARY);
   result.run = testing::run_program(
-      {(fs::path(JUDGE_SOURCE_DIR) / "bin" / "run.sh").string(), "draws", input.string(), output.string()},
-      with_judge);
+      {(fs::path(JUDGE_SOURCE_DIR) / "bin" / "run.sh").string(), "draws", input.string(), output.string()}, with_judge);
   result.results = read_json(output / "results.json");
   return result;
 }
@@ -242,7 +239,8 @@ TEST_F(PlatformsTest, ExercismRunScriptWritesResultsAndExitsZero) {
   EXPECT_EQ(fail.results["status"], "fail") << fail.results;
   bool a_failure_says_why = false;
   for (const json& test : fail.results["tests"])
-    a_failure_says_why = a_failure_says_why || (test["status"] == "fail" && !test["message"].get<std::string>().empty());
+    a_failure_says_why =
+        a_failure_says_why || (test["status"] == "fail" && !test["message"].get<std::string>().empty());
   EXPECT_TRUE(a_failure_says_why) << fail.results;
 
   ExercismRun broken = submit(fixture("class/di.cpp"));
@@ -255,8 +253,7 @@ TEST_F(PlatformsTest, ExercismRunScriptWritesResultsAndExitsZero) {
   ExercismRun missing = exercism(env(), input, output);
   EXPECT_EQ(missing.run.status, 0);
   EXPECT_EQ(missing.results["status"], "error");
-  EXPECT_NE(missing.results["message"].get<std::string>().find("no such file"), std::string::npos)
-      << missing.results;
+  EXPECT_NE(missing.results["message"].get<std::string>().find("no such file"), std::string::npos) << missing.results;
   EXPECT_EQ(missing.results["tests"], json::array());
 
   fs::copy_file(fixture("class/bo.hpp"), input / "draws.hpp");
@@ -280,6 +277,8 @@ TEST_F(PlatformsTest, ExercismKebabSlugFindsTheSnakeCaseProblem) {
   fs::rename(root_ / "problems" / "draws", root_ / "problems" / "soft_draws");
   fs::rename(root_ / "solutions" / "draws", root_ / "solutions" / "soft_draws");
   fs::rename(root_ / "harness" / "problems" / "draws.cpp", root_ / "harness" / "problems" / "soft_draws.cpp");
+  fs::rename(root_ / "harness" / "problems" / "draws.learner.hpp",
+             root_ / "harness" / "problems" / "soft_draws.learner.hpp");
   fs::path input = work_ / "solution", output = work_ / "output";
   fs::create_directories(input);
   fs::copy_file(fixture("class/bo.hpp"), input / "soft_draws.hpp");

@@ -7,16 +7,13 @@
 #include <judge/beam_search.hpp>
 #include <judge_harness/beam_search_support.hpp>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // beam_search.learner.hpp: the learner's functions, compiled apart
 
 namespace {
 namespace support = judge_harness::beam_search_support;
 
-// The contract's signature, exactly: a solution with another one does not compile.
-support::LearnerBeamSearch* const learner_function = &beam_search;
-
 judge_harness::Value beam_search_op(const judge_harness::Value& args) {
-  return support::call_learner(args, learner_function);
+  return support::call_learner(args, judge_learner::beam_search);
 }
 
 [[maybe_unused]] const bool registered =

@@ -20,24 +20,19 @@
 #include <string>
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // kv_cache.learner.hpp: the learner's functions, compiled apart
 
 namespace {
 namespace support = judge_harness::kv_cache_support;
 using judge_harness::BadRequest;
 using judge_harness::Value;
 
-// The contract's signature, exactly: a solution with another one does not compile.
-using Signature = Eigen::VectorXd(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
-                                  const Eigen::VectorXd& v, int n_heads);
-Signature* const learner_function = &attention_step;
-
 // Runs every step on one cache; returns each step's output.
 std::vector<Eigen::VectorXd> run_steps(const support::Steps& s, KVCache& cache) {
   std::vector<Eigen::VectorXd> outputs;
   for (int t = 0; t < s.steps(); ++t)
-    outputs.push_back(
-        learner_function(cache, support::row(s.q, t), support::row(s.k, t), support::row(s.v, t), s.n_heads));
+    outputs.push_back(judge_learner::attention_step(cache, support::row(s.q, t), support::row(s.k, t),
+                                                    support::row(s.v, t), s.n_heads));
   return outputs;
 }
 
@@ -86,7 +81,7 @@ Value invalid_call_op(const Value& args) {
   };
   std::string call;
   try {
-    Eigen::VectorXd out = learner_function(cache, vector(q), vector(k), vector(v), last_heads);
+    Eigen::VectorXd out = judge_learner::attention_step(cache, vector(q), vector(k), vector(v), last_heads);
     call = "returned " + std::to_string(out.size()) + " numbers instead of throwing";
   } catch (const std::invalid_argument&) {
     call = "threw std::invalid_argument";
@@ -120,7 +115,7 @@ Value step_cost_op(const Value& args) {
   for (int b = 0; b < batch; ++b) {
     const std::size_t i = static_cast<std::size_t>(round) * batch + b;
     state.cache.length = length;
-    Eigen::VectorXd out = learner_function(state.cache, state.qs[i], state.ks[i], state.vs[i], n_heads);
+    Eigen::VectorXd out = judge_learner::attention_step(state.cache, state.qs[i], state.ks[i], state.vs[i], n_heads);
     for (long j = 0; j < out.size(); ++j) checksum += out(j);
   }
   return Value::map().set("steps", Value::integer(batch)).set("checksum", Value::number(static_cast<double>(checksum)));

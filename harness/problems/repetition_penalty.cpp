@@ -3,17 +3,14 @@
 
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // repetition_penalty.learner.hpp: the learner's functions, compiled apart
 
 namespace {
-using Signature = std::vector<double>(const std::vector<double>& logits, const std::vector<int>& generated_ids,
-                                      double penalty);
-Signature* const learner_function = &apply_repetition_penalty;
 
 judge_harness::Value penalty_op(const judge_harness::Value& args) {
-  return judge_harness::Value::doubles(learner_function(judge_harness::arg_doubles(args, "logits"),
-                                                        judge_harness::arg_ints(args, "generated_ids"),
-                                                        judge_harness::arg_number(args, "penalty")));
+  return judge_harness::Value::doubles(judge_learner::apply_repetition_penalty(
+      judge_harness::arg_doubles(args, "logits"), judge_harness::arg_ints(args, "generated_ids"),
+      judge_harness::arg_number(args, "penalty")));
 }
 
 [[maybe_unused]] const bool registered = judge_harness::register_operation("apply_repetition_penalty", penalty_op);

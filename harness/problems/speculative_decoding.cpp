@@ -13,13 +13,10 @@
 #include <cstdint>
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // speculative_decoding.learner.hpp: the learner's functions, compiled apart
 
 namespace {
 using judge_harness::Value;
-
-// The contract's signature, exactly: a solution with another one does not compile.
-judge_harness::speculative_support::LearnerAccept* const learner_function = &speculative_accept;
 
 Eigen::MatrixXd to_eigen(const judge_harness::Matrix& m) {
   Eigen::MatrixXd out(m.rows, m.cols);
@@ -34,7 +31,7 @@ Value speculative_accept_op(const Value& args) {
   Eigen::MatrixXd draft = to_eigen(judge_harness::arg_matrix(args, "draft_probs"));
   // A case writes K = 0 draft rows as []; the contract's shape is 0 x V.
   if (draft.rows() == 0) draft.resize(0, target.cols());
-  return Value::ints(learner_function(drafts, draft, target, judge_harness::arg_seed(args, "seed")));
+  return Value::ints(judge_learner::speculative_accept(drafts, draft, target, judge_harness::arg_seed(args, "seed")));
 }
 
 // K = 0 with a draft_probs of 0 rows and draft_vocab columns: a case's
@@ -45,11 +42,11 @@ Value no_drafts_op(const Value& args) {
   const int draft_vocab = judge_harness::arg_int(args, "draft_vocab");
   if (draft_vocab < 0) throw judge_harness::BadRequest{"no_drafts: draft_vocab < 0"};
   Eigen::MatrixXd draft(0, draft_vocab);
-  return Value::ints(learner_function({}, draft, target, judge_harness::arg_seed(args, "seed")));
+  return Value::ints(judge_learner::speculative_accept({}, draft, target, judge_harness::arg_seed(args, "seed")));
 }
 
 Value speculate_many_op(const Value& args) {
-  return judge_harness::speculative_support::speculate_many(args, learner_function);
+  return judge_harness::speculative_support::speculate_many(args, judge_learner::speculative_accept);
 }
 
 [[maybe_unused]] const bool registered =

@@ -3,15 +3,13 @@
 
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // temperature.learner.hpp: the learner's functions, compiled apart
 
 namespace {
-using Signature = std::vector<double>(const std::vector<double>& logits, double temperature);
-Signature* const learner_function = &softmax_with_temperature;
 
 judge_harness::Value softmax_op(const judge_harness::Value& args) {
-  return judge_harness::Value::doubles(
-      learner_function(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "temperature")));
+  return judge_harness::Value::doubles(judge_learner::softmax_with_temperature(
+      judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "temperature")));
 }
 
 [[maybe_unused]] const bool registered = judge_harness::register_operation("softmax_with_temperature", softmax_op);

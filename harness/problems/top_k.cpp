@@ -4,17 +4,14 @@
 #include <cstdint>
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // top_k.learner.hpp: the learner's functions, compiled apart
 
 namespace {
 using judge_harness::Value;
-using ProbsSignature = std::vector<double>(const std::vector<double>& logits, int k);
-using SampleSignature = int(const std::vector<double>& logits, int k, std::uint64_t seed);
-ProbsSignature* const learner_probs = &top_k_probs;
-SampleSignature* const learner_sample = &top_k_sample;
 
 Value probs_op(const Value& args) {
-  return Value::doubles(learner_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_int(args, "k")));
+  return Value::doubles(
+      judge_learner::top_k_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_int(args, "k")));
 }
 
 // One draw per seed, so a distribution test costs one request, not thousands.
@@ -22,7 +19,8 @@ Value sample_op(const Value& args) {
   const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
   const int k = judge_harness::arg_int(args, "k");
   std::vector<int> tokens;
-  for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds")) tokens.push_back(learner_sample(logits, k, seed));
+  for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds"))
+    tokens.push_back(judge_learner::top_k_sample(logits, k, seed));
   return Value::ints(tokens);
 }
 

@@ -6,18 +6,14 @@
 #include <cstdint>
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // top_p.learner.hpp: the learner's functions, compiled apart
 
 namespace {
 using judge_harness::Value;
-using ProbsSignature = std::vector<double>(const std::vector<double>& logits, double p);
-using SampleSignature = int(const std::vector<double>& logits, double p, std::uint64_t seed);
-ProbsSignature* const learner_probs = &top_p_probs;
-SampleSignature* const learner_sample = &top_p_sample;
 
 Value probs_op(const Value& args) {
   return Value::doubles(
-      learner_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "p")));
+      judge_learner::top_p_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "p")));
 }
 
 // One draw per seed, so a distribution test costs one request, not thousands.
@@ -25,7 +21,8 @@ Value sample_op(const Value& args) {
   const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
   const double p = judge_harness::arg_number(args, "p");
   std::vector<int> tokens;
-  for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds")) tokens.push_back(learner_sample(logits, p, seed));
+  for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds"))
+    tokens.push_back(judge_learner::top_p_sample(logits, p, seed));
   return Value::ints(tokens);
 }
 

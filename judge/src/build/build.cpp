@@ -2,10 +2,10 @@
 // compile one in the sandbox.
 #include "build/build.hpp"
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 #include <optional>
 
 #include "build/compile.hpp"
@@ -25,6 +25,15 @@ namespace {
 constexpr const char* kSolutionName = "solution.hpp";
 constexpr const char* kAdapterName = "adapter.cpp";
 constexpr const char* kRunnerName = "runner";
+constexpr const char* kLearnerUnitName = "learner.cpp";
+
+std::string bindings_name(const std::string& slug) { return slug + ".learner.hpp"; }
+
+// How an adapter includes its bindings whatever the package is named: a
+// package copied under another name keeps compiling.
+std::string bindings_define(const std::string& slug) {
+  return fmt::format("-DJUDGE_LEARNER_BINDINGS=\"{}\"", bindings_name(slug));
+}
 
 // The solution's bytes; nullopt with *refusal (a compile error's text) for
 // anything but a readable regular file of at most kMaxSolutionBytes.
@@ -34,7 +43,9 @@ std::optional<std::string> read_solution(const std::string& file, const std::str
   std::optional<std::string> content = read_regular_file(file, kMaxSolutionBytes, &why, &error_number);
   switch (why) {
     case ReadRefusal::kNone: break;
-    case ReadRefusal::kCannotOpen: *refusal = fmt::format("cannot read {}: {}", display, std::strerror(error_number)); break;
+    case ReadRefusal::kCannotOpen:
+      *refusal = fmt::format("cannot read {}: {}", display, std::strerror(error_number));
+      break;
     case ReadRefusal::kNotRegular:
       *refusal = fmt::format("{} is not a regular file; a solution is one ordinary file", display);
       break;
@@ -52,10 +63,14 @@ std::optional<std::string> read_solution(const std::string& file, const std::str
 // forgot its `++i` must be the time limit it is, not a wrong answer.
 std::vector<std::string> compile_flags(const BuildInputs& inputs, const std::string& eigen_include,
                                        const BuildOptions& options) {
-  std::vector<std::string> flags = {"-std=c++20",        "-pipe",
-                                    "-fdiagnostics-color=never", "-D_GLIBCXX_ASSERTIONS",
-                                    "-fno-finite-loops", "-I" + inputs.relative + "/include",
-                                    "-isystem",          eigen_include};
+  std::vector<std::string> flags = {"-std=c++20",
+                                    "-pipe",
+                                    "-fdiagnostics-color=never",
+                                    "-D_GLIBCXX_ASSERTIONS",
+                                    "-fno-finite-loops",
+                                    "-I" + inputs.relative + "/include",
+                                    "-isystem",
+                                    eigen_include};
   if (options.sanitize)
     flags.insert(flags.end(), {"-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"});
   else
@@ -64,12 +79,13 @@ std::vector<std::string> compile_flags(const BuildInputs& inputs, const std::str
 }
 
 // Everything the runner is made of, hashed: its name in the cache.
-std::string runner_key(const Paths& paths, const std::string& solution, const std::string& adapter, const BuildInputs& inputs,
-                       const std::vector<std::string>& flags) {
+std::string runner_key(const Paths& paths, const std::string& solution, const AdapterSources& sources,
+                       const BuildInputs& inputs, const std::vector<std::string>& flags) {
   Fingerprint key;
-  key.add("runner-v2");
+  key.add("runner-v3");
   key.add(solution);
-  key.add(adapter);
+  key.add(sources.adapter);
+  key.add(sources.bindings);
   key.add(inputs.key);
   for (const std::string& flag : flags) key.add(flag);
   // The system headers the solution may include: those of the compiler are
@@ -79,25 +95,59 @@ std::string runner_key(const Paths& paths, const std::string& solution, const st
   return key.hex();
 }
 
-std::vector<std::string> compile_command(const Paths& paths, const BuildInputs& inputs, const std::string& adapter,
-                                         const std::vector<std::string>& flags) {
+// The compiler, its flags and a precompiled prelude (when it builds),
+// without files: what every compile of a runner starts with.
+std::vector<std::string> compiler_argv(const Paths& paths, const BuildInputs& inputs, const std::string& prelude_source,
+                                       const std::vector<std::string>& flags) {
   std::vector<std::string> argv = {compiler_executable()};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  // A precompiled prelude, when it builds: Eigen for the problems that use it.
-  std::string prelude = precompiled_prelude(paths, inputs, prelude_for_adapter(adapter), flags);
+  std::string prelude = precompiled_prelude(paths, inputs, prelude_for_adapter(prelude_source), flags);
   if (!prelude.empty()) argv.insert(argv.end(), {"-include", prelude});
+  return argv;
+}
+
+// The files of a runner's compile, in its scratch directory, and the command
+// that compiles them. With learner bindings, the solution is compiled alone
+// (learner.cpp includes SLUG.learner.hpp, which includes the solution) and
+// linked with the adapter's object, built once; without, the adapter
+// includes the solution and both are compiled.
+std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& inputs, const AdapterSources& sources,
+                                       const std::string& solution, const std::vector<std::string>& flags,
+                                       const std::string& work) {
+  std::vector<std::string> argv = compiler_argv(paths, inputs, sources.adapter + sources.bindings, flags);
+  std::vector<std::string> objects;
+  write_file_atomically((fs::path(work) / kSolutionName).string(), solution);
+  if (sources.bindings.empty()) {
+    write_file_atomically((fs::path(work) / kAdapterName).string(), sources.adapter);
+    objects = {kAdapterName};
+  } else {
+    argv.push_back(bindings_define(sources.slug));
+    std::string adapter = adapter_object(paths, inputs, sources, argv);
+    write_file_atomically((fs::path(work) / bindings_name(sources.slug)).string(), sources.bindings);
+    write_file_atomically((fs::path(work) / kLearnerUnitName).string(),
+                          fmt::format("#include \"{}\"\n", bindings_name(sources.slug)));
+    objects = {kLearnerUnitName, adapter};
+  }
   argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", kSolutionName));
   if (std::string linker = linker_flag(paths.cache_dir); !linker.empty()) argv.push_back(linker);
-  argv.insert(argv.end(), {kAdapterName, inputs.relative + "/libjudge_harness.a", "-o", kRunnerName});
+  argv.insert(argv.end(), objects.begin(), objects.end());
+  argv.insert(argv.end(), {inputs.relative + "/libjudge_harness.a", "-o", kRunnerName});
   return argv;
 }
 
 std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& limits, const Problem& problem,
-                            const BuildInputs& inputs, const std::string& display_name) {
+                            const BuildInputs& inputs, const std::string& display_name, bool bindings) {
   std::string limit = describe_limit(outcome, limits);
   if (!limit.empty()) return limit;
-  DiagnosticsContext context{kSolutionName, display_name, kAdapterName, "harness/problems/" + problem.slug + ".cpp",
-                             problem.signature, {{inputs.relative + "/include/", "harness/include/"}}};
+  // With bindings, a wrong signature is an error in SLUG.learner.hpp; without, in the adapter.
+  const std::string adapter = bindings ? bindings_name(problem.slug) : kAdapterName;
+  DiagnosticsContext context{kSolutionName,
+                             display_name,
+                             adapter,
+                             "harness/problems/" + (bindings ? adapter : problem.slug + ".cpp"),
+                             bindings ? inputs.relative + "/include/judge_harness/learner.hpp" : "",
+                             problem.signature,
+                             {{inputs.relative + "/include/", "harness/include/"}}};
   return filter_diagnostics(outcome.output, context);
 }
 }  // namespace
@@ -105,28 +155,28 @@ std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& 
 BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
                           const std::string& display_name, const BuildOptions& options) {
   BuildOutcome outcome;
-  std::string adapter_file = package_of(paths, problem.slug).adapter;
-  std::optional<std::string> adapter = read_file(adapter_file);
-  if (!adapter) throw JudgeFault{fmt::format("{}: no adapter for problem '{}'", display_path(adapter_file), problem.slug)};
+  const Package package = package_of(paths, problem.slug);
+  std::optional<std::string> adapter = read_file(package.adapter);
+  if (!adapter)
+    throw JudgeFault{fmt::format("{}: no adapter for problem '{}'", display_path(package.adapter), problem.slug)};
+  AdapterSources sources{problem.slug, *adapter, read_file(package.learner_bindings).value_or("")};
   std::optional<std::string> solution = read_solution(solution_file, display_name, &outcome.diagnostics);
   if (!solution) return outcome;
 
   BuildInputs inputs = build_inputs(paths);
   std::vector<std::string> flags = compile_flags(inputs, paths.eigen_include, options);
   RunnerCache cache(paths.cache_dir);
-  outcome.binary = cache.runner_path(problem.slug, runner_key(paths, *solution, *adapter, inputs, flags));
+  outcome.binary = cache.runner_path(problem.slug, runner_key(paths, *solution, sources, inputs, flags));
   if (cache.reuse(outcome.binary)) {
     outcome.ok = true;
     return outcome;
   }
   std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
-  write_file_atomically((fs::path(scratch->work()) / kSolutionName).string(), *solution);
-  write_file_atomically((fs::path(scratch->work()) / kAdapterName).string(), *adapter);
   CompileLimits limits = compile_limits();
-  CompileJob job{compile_command(paths, inputs, *adapter, flags), *scratch, inputs, limits};
+  CompileJob job{write_compile(paths, inputs, sources, *solution, flags, scratch->work()), *scratch, inputs, limits};
   CompileOutcome compiled = run_compile(job);
   if (compiled.ended != CompileOutcome::Ended::kSucceeded) {
-    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name);
+    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name, !sources.bindings.empty());
     return outcome;
   }
   cache.store((fs::path(scratch->work()) / kRunnerName).string(), outcome.binary);

@@ -1,8 +1,8 @@
 // Filtering compiler diagnostics down to the learner's own mistakes.
 #include "build/diagnostics.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -75,7 +75,8 @@ std::vector<std::string> kept_lines(const std::vector<Block>& blocks, const Diag
   std::size_t system_errors = 0;
   for (const Block& block : blocks) {
     bool in_solution = block.path == context.solution_path;
-    bool in_adapter = block.path == context.adapter_path;
+    bool in_adapter = block.path == context.adapter_path ||
+                      (!context.adapter_macros_path.empty() && block.path == context.adapter_macros_path);
     if (in_solution || in_adapter) {
       if (in_adapter && block.kind == "context") continue;  // "In function 'judge_harness::Value ...'"
       *mentions_adapter = *mentions_adapter || (in_adapter && block.kind == "error");
@@ -93,7 +94,8 @@ std::vector<std::string> kept_lines(const std::vector<Block>& blocks, const Diag
 // typo, left to the compiler's words), and anything the assembler was told
 // to read. Each once, in order.
 std::vector<std::string> refused_files(const std::vector<Block>& blocks, const DiagnosticsContext& context) {
-  static const std::regex kInclude(R"(^[^:]*:\d+:\d+: fatal error: (.+): (No such file or directory|Permission denied)$)");
+  static const std::regex kInclude(
+      R"(^[^:]*:\d+:\d+: fatal error: (.+): (No such file or directory|Permission denied)$)");
   static const std::regex kAssembler(R"(: Error: (?:file not found: (.+)|can't open (.+) for reading.*)$)");
   std::vector<std::string> refused;
   auto add = [&](const std::string& name) {

@@ -12,6 +12,9 @@ struct DiagnosticsContext {
   std::string solution_display;  // how the learner named it
   std::string adapter_path;      // the adapter's path as the compiler saw it
   std::string adapter_display;
+  // Where the adapter's macros are defined, as the compiler saw it (an
+  // error inside one of them is the adapter's too), or "".
+  std::string adapter_macros_path;
   std::string signature;  // the problem's expected declarations
   // Other paths as the compiler saw them, and how messages name them.
   std::vector<std::pair<std::string, std::string>> renames;

@@ -1,14 +1,15 @@
-// The build inputs directory, scratch directories, and precompiled preludes.
+// The build inputs directory, scratch directories, precompiled preludes and
+// adapter objects.
 #include "build/inputs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 #include <map>
 #include <mutex>
 
@@ -24,11 +25,10 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* kBuildsDir = "builds";
 constexpr const char* kLibraryName = "libjudge_harness.a";
+constexpr const char* kAdapterSourceName = "adapter.cpp";
 
 // Readable by everyone: a sandboxed compiler may run as a user of its own.
-void make_public(const fs::path& path, bool directory) {
-  chmod(path.c_str(), directory ? 0755 : 0644);
-}
+void make_public(const fs::path& path, bool directory) { chmod(path.c_str(), directory ? 0755 : 0644); }
 
 // A sandboxed compiler running as a user of its own walks up from its
 // scratch directory: it needs search permission on the builds directory
@@ -143,6 +143,45 @@ std::string precompiled_prelude(const Paths& paths, const BuildInputs& inputs, c
   } catch (const JudgeFault&) {
     return "";
   }
+}
+
+std::string adapter_object(const Paths& paths, const BuildInputs& inputs, const AdapterSources& sources,
+                           const std::vector<std::string>& compile_argv) {
+  static std::mutex mutex;  // the learner's and the reference's builds want the same one
+  std::lock_guard<std::mutex> lock(mutex);
+  Fingerprint key;
+  key.add("adapter-v1");
+  key.add(sources.adapter);
+  key.add(sources.bindings);
+  for (const std::string& arg : compile_argv) key.add(arg);
+  key.add_file_stamp(paths.eigen_include + "/Eigen/Core");  // as a runner's key (build/build.cpp)
+  key.add_file_stamp("/usr/include/features.h");
+  const std::string name = fmt::format("{}-{}.o", sources.slug, key.hex().substr(0, 32));
+  const fs::path dir = fs::path(inputs.dir) / "adapters";
+  const std::string relative = fmt::format("{}/adapters/{}", inputs.relative, name);
+  if (fs::is_regular_file(dir / name)) return relative;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  make_public(dir, true);
+  std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
+  const fs::path work = scratch->work();
+  write_file_atomically((work / kAdapterSourceName).string(), sources.adapter);
+  write_file_atomically((work / (sources.slug + ".learner.hpp")).string(), sources.bindings);
+  CompileJob job{compile_argv, *scratch, inputs, compile_limits()};
+  job.argv.insert(job.argv.end(), {"-c", kAdapterSourceName, "-o", "adapter.o"});
+  CompileOutcome outcome = run_compile(job);
+  if (outcome.ended != CompileOutcome::Ended::kSucceeded)
+    throw JudgeFault{fmt::format("the adapter harness/problems/{}.cpp does not compile:\n{}{}", sources.slug,
+                                 outcome.output, describe_limit(outcome, job.limits))};
+  make_public(work / "adapter.o", false);
+  // Through a name of this process's own, so another judge never sees half a file.
+  const fs::path temporary = dir / fmt::format("{}.tmp-{}", name, getpid());
+  fs::copy_file(work / "adapter.o", temporary, fs::copy_options::overwrite_existing, error);
+  if (!error) fs::rename(temporary, dir / name, error);
+  if (error)
+    throw JudgeFault{
+        fmt::format("cannot store the adapter object in {}: {}", display_path(dir.string()), error.message())};
+  return relative;
 }
 
 }  // namespace judge

@@ -47,4 +47,21 @@ std::string prelude_for_adapter(const std::string& adapter_source);
 std::string precompiled_prelude(const Paths& paths, const BuildInputs& inputs, const std::string& name,
                                 const std::vector<std::string>& flags);
 
+// A problem's adapter and the learner bindings it includes
+// (harness/problems/SLUG.cpp and SLUG.learner.hpp, spec/package.hpp).
+struct AdapterSources {
+  std::string slug;
+  std::string adapter;
+  std::string bindings;
+};
+
+// Compiles (once per adapter, bindings and compile command; later calls,
+// and later runs, find it) the adapter without any solution into an object
+// file, and returns its path relative to a scratch directory.
+// `compile_argv` is the compiler and its flags, without files. Thread-safe.
+// Throws JudgeFault with the compiler's words when the adapter does not
+// compile: a fault of the package, not of a solution.
+std::string adapter_object(const Paths& paths, const BuildInputs& inputs, const AdapterSources& sources,
+                           const std::vector<std::string>& compile_argv);
+
 }  // namespace judge

@@ -119,11 +119,9 @@ GradeRow row_from_result(const ProblemResult& result) {
   return row;
 }
 
-// What a submission's result depends on, besides the judge itself: a
-// stored result with another key is stale.
 // What decides a submission's row besides its own bytes: the problem's
-// files, the reference, the adapter, the harness and the judge itself. A
-// stored row with another key is stale.
+// files, the reference, the adapter and its learner bindings, the harness
+// and the judge itself. A stored row with another key is stale.
 std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize, bool shrink) {
   const Package package = package_of(paths, problem.slug);
   Fingerprint key;
@@ -132,6 +130,7 @@ std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize,
   key.add_tree(problem.dir);
   key.add_file(package.reference);
   key.add_file(package.adapter);
+  key.add_file(package.learner_bindings);
   key.add_tree(paths.harness_include);
   key.add_file_stamp(paths.harness_library);
   key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
@@ -331,7 +330,8 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
 }
 
 fs::path prepare_results_dir(const GradeOptions& options) {
-  fs::path report_dir = options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+  fs::path report_dir =
+      options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
   // Shards sharing a folder (on a shared file system) each keep their own report.
   if (options.report_dir.empty() && options.shard_count > 0)
     report_dir /= fmt::format("shard-{}-of-{}", options.shard_index, options.shard_count);

@@ -153,6 +153,8 @@ std::vector<std::string> export_gradescope(const Paths& paths, const GradescopeE
   for (const std::string& slug : slugs) {
     const Package package = package_of(paths, slug);
     add_file(zip, package.adapter, base + "/harness/problems/" + slug + ".cpp", &files);
+    if (fs::is_regular_file(package.learner_bindings))
+      add_file(zip, package.learner_bindings, base + "/harness/problems/" + slug + ".learner.hpp", &files);
     add_tree(zip, package.problem_dir, base + "/problems/" + slug, &files);
     add_tree(zip, package.solutions_dir, base + "/solutions/" + slug, &files);
   }

@@ -110,6 +110,7 @@ class Validator {
   void check_todos() {
     // Every file of the package, in a stable order.
     std::vector<std::string> files = {package_.adapter};
+    if (fs::is_regular_file(package_.learner_bindings)) files.push_back(package_.learner_bindings);
     for (const std::string& root : {package_.problem_dir, package_.solutions_dir})
       for (const auto& entry : fs::recursive_directory_iterator(root))
         if (entry.is_regular_file()) files.push_back(entry.path().string());

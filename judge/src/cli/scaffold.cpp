@@ -83,19 +83,29 @@ constexpr const char* kAdapter = R"(// Adapter for the {0} problem.
 
 #include <vector>
 
-#include JUDGE_SOLUTION
+#include JUDGE_LEARNER_BINDINGS  // {0}.learner.hpp: the learner's functions, compiled apart
 
 namespace {{
-// The exact signature from problem.yaml: a mismatch is a compile error.
-using Signature = std::vector<double>(const std::vector<double>& logits);
-Signature* const learner_function = &{0};
-
 judge_harness::Value call_op(const judge_harness::Value& args) {{
-  return judge_harness::Value::doubles(learner_function(judge_harness::arg_doubles(args, "logits")));
+  return judge_harness::Value::doubles(judge_learner::{0}(judge_harness::arg_doubles(args, "logits")));
 }}
 
 [[maybe_unused]] const bool registered = judge_harness::register_operation("{0}", call_op);
 }}  // namespace
+)";
+
+constexpr const char* kLearnerBindings = R"(// The functions of a {0} solution that the adapter ({0}.cpp) calls.
+#pragma once
+#include <judge_harness/learner.hpp>
+
+#include <vector>
+
+#ifdef JUDGE_SOLUTION
+#include JUDGE_SOLUTION
+#endif
+
+// The exact signature from problem.yaml: a mismatch is a compile error.
+JUDGE_LEARNER_FUNCTION({0}, std::vector<double>(const std::vector<double>& logits));
 )";
 
 void write_new_file(const fs::path& path, const std::string& content, std::vector<std::string>* created) {
@@ -113,7 +123,8 @@ std::vector<std::string> scaffold_problem(const Paths& paths, const std::string&
     throw JudgeFault{
         fmt::format("new: '{}' is not a slug: use lowercase letters, digits and '_', starting with a letter", slug)};
   const Package package = package_of(paths, slug);
-  for (const std::string& taken : {package.problem_dir, package.solutions_dir, package.adapter})
+  for (const std::string& taken :
+       {package.problem_dir, package.solutions_dir, package.adapter, package.learner_bindings})
     if (fs::exists(taken)) throw JudgeFault{fmt::format("new: {} already exists", taken)};
   int order = 1;
   if (fs::is_directory(paths.problems_dir))
@@ -128,6 +139,7 @@ std::vector<std::string> scaffold_problem(const Paths& paths, const std::string&
   write_new_file(package.solutions_index, kSolutionsYaml, &created);
   write_new_file(fs::path(package.solutions_dir) / "wrong" / "returns_empty.hpp", fmt::format(kWrong, slug), &created);
   write_new_file(package.adapter, fmt::format(kAdapter, slug), &created);
+  write_new_file(package.learner_bindings, fmt::format(kLearnerBindings, slug), &created);
   return created;
 }
 

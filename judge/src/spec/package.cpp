@@ -23,6 +23,7 @@ Package package_of(const Paths& paths, const std::string& slug) {
   package.solutions_index = (solutions / "solutions.yaml").string();
   package.explanation = (solutions / "explanation.md").string();
   package.adapter = (fs::path(paths.adapters_dir) / (slug + ".cpp")).string();
+  package.learner_bindings = (fs::path(paths.adapters_dir) / (slug + ".learner.hpp")).string();
   return package;
 }
 

@@ -4,6 +4,7 @@
 //   problems/SLUG/problem.yaml, stub.hpp, hidden/*.yaml
 //   solutions/SLUG/reference.hpp, solutions.yaml, accepted/, wrong/
 //   harness/problems/SLUG.cpp (the adapter)
+//   harness/problems/SLUG.learner.hpp (the learner's functions the adapter calls)
 #pragma once
 
 #include <string>
@@ -25,6 +26,10 @@ struct Package {
   std::string solutions_index;  // solutions/SLUG/solutions.yaml
   std::string explanation;      // solutions/SLUG/explanation.md: why the reference is written so
   std::string adapter;          // harness/problems/SLUG.cpp
+  // harness/problems/SLUG.learner.hpp: with it, the adapter is compiled once
+  // and a solution on its own (judge_harness/learner.hpp); an adapter
+  // without it includes JUDGE_SOLUTION and is compiled with every solution.
+  std::string learner_bindings;
 };
 
 // The files `slug`'s package has or would have (nothing is checked).
