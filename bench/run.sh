@@ -13,6 +13,13 @@
 #   BASE=PATH    pair the grade throughput with another build of the judge:
 #                the two graded alternately, RUNS times each, and the median
 #                of the per-pair ratios printed
+#   SHARED=0     grade without the default cache's built inputs (below)
+# The latency table's runs use a cache of their own and nothing else: cold
+# is a first run on a fresh machine. Each grade uses a fresh cache of its
+# own too, which takes the precompiled preludes and adapter objects from
+# the judge's default cache (JUDGE_DEFAULT_CACHE_DIR, docs/cli.md), built
+# first by judging the reference there, as any earlier run on the machine
+# leaves it; SHARED=0 makes the grade build them itself.
 # Figures are medians; see docs/performance.md for how to read them.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -38,7 +45,8 @@ repeat() { for ((i = 1; i <= runs; ++i)); do "$@"; done; }
 time_judge() {  # cache_dir solution -> seconds
   local start
   start=$(now)
-  JUDGE_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" --format json >/dev/null || true
+  JUDGE_CACHE_DIR="$1" JUDGE_DEFAULT_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" --format json >/dev/null ||
+    true
   seconds "$start" "$(now)"
 }
 # The text report as a learner reads it: "FIRST VERDICT" seconds, to the
@@ -48,7 +56,7 @@ time_wrong() {  # cache_dir solution
   start=$(now)
   while IFS= read -r line; do
     [ -z "$first" ] && [[ $line == *"FAIL  "* ]] && first=$(now)
-  done < <(JUDGE_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" 2>&1 || true)
+  done < <(JUDGE_CACHE_DIR="$1" JUDGE_DEFAULT_CACHE_DIR="$1" "$judge" run "$problem" --solution "$2" 2>&1 || true)
   local end
   end=$(now)
   echo "$(seconds "$start" "${first:-$end}") $(seconds "$start" "$end")"
@@ -115,12 +123,16 @@ make_class() {  # problem dir
     cat "$package/reference.hpp"; } >"$2/student_hang.hpp"
 }
 
-grade_seconds() {  # judge problem class -> seconds for grading the class, nothing cached
+grade_seconds() {  # judge problem class -> seconds for grading the class in a fresh cache
   local cache start
   cache=$(mktemp -d "$work/grade-cache-XXXXXX")
   rm -rf "$3/.judge-grade"
   start=$(now)
-  JUDGE_CACHE_DIR="$cache" "$1" grade "$2" "$3" >/dev/null 2>&1 || true
+  if [ "${SHARED:-1}" = 0 ]; then
+    JUDGE_CACHE_DIR="$cache" JUDGE_DEFAULT_CACHE_DIR="$cache" "$1" grade "$2" "$3" >/dev/null 2>&1 || true
+  else
+    JUDGE_CACHE_DIR="$cache" "$1" grade "$2" "$3" >/dev/null 2>&1 || true
+  fi
   seconds "$start" "$(now)"
   rm -rf "$cache" "$3/.judge-grade"
 }
@@ -128,8 +140,14 @@ per_minute() { awk -v s="$1" 'BEGIN { printf "%.1f", 40 * 60 / s }'; }
 
 if [ "${GRADE:-1}" != 0 ]; then
   echo
-  echo "judge grade throughput, a class of 40 (correct, wrong, crashing, the stub, one hang), nothing cached:"
+  if [ "${SHARED:-1}" = 0 ]; then
+    echo "judge grade throughput, a class of 40 (correct, wrong, crashing, the stub, one hang), nothing cached:"
+  else
+    echo "judge grade throughput, a class of 40 (correct, wrong, crashing, the stub, one hang), a fresh cache"
+    echo "  taking the default cache's precompiled preludes and adapter objects:"
+  fi
   for problem in "${problems[@]}"; do
+    [ "${SHARED:-1}" = 0 ] || "$judge" run "$problem" --reference >/dev/null 2>&1 || true  # the default cache's inputs
     class="$work/class-$problem"
     make_class "$problem" "$class"
     if [ -z "${BASE:-}" ]; then

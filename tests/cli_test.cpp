@@ -3,6 +3,7 @@
 // stderr, and learner prints that never reach stdout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -237,6 +238,41 @@ TEST(Cli, TheAdapterIsCompiledOnceAndEachSolutionApart) {
   JudgeRun broken = run_judge({"run", "draws", "--reference"}, env);
   EXPECT_EQ(broken.status, 2) << broken.out << broken.err;
   EXPECT_NE(broken.err.find("harness/problems/draws.cpp does not compile"), std::string::npos) << broken.err;
+  fs::remove_all(root);
+}
+
+// A cache of its own takes the precompiled preludes and adapter objects the
+// default cache built from the same harness and compiler (linked, not
+// compiled again), and judges with them; without a default cache that has
+// them, it builds its own.
+TEST(Cli, AFreshCacheTakesBuiltInputsFromTheDefaultCache) {
+  fs::path root = testing::scratch_root("draws", "cli_test_borrowed_inputs");
+  auto judge_reference = [&](const fs::path& cache, const fs::path& default_cache) {
+    JudgeRun run =
+        run_judge({"run", "draws", "--reference"}, {"JUDGE_ROOT=" + root.string(), "JUDGE_CACHE_DIR=" + cache.string(),
+                                                    "JUDGE_DEFAULT_CACHE_DIR=" + default_cache.string()});
+    EXPECT_EQ(run.status, 0) << run.out << run.err;
+  };
+  auto built_inputs = [](const fs::path& cache) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(cache))
+      if (entry.path().extension() == ".gch" || entry.path().parent_path().filename() == "adapters")
+        files.push_back(fs::relative(entry.path(), cache));
+    std::sort(files.begin(), files.end());
+    return files;
+  };
+  const fs::path shared = root / "default-cache", fresh = root / "fresh-cache", alone = root / "alone-cache";
+  judge_reference(shared, shared);
+  judge_reference(fresh, shared);
+  judge_reference(alone, alone);
+  std::vector<fs::path> files = built_inputs(shared);
+  ASSERT_GE(files.size(), 2u) << "a precompiled prelude and an adapter object";
+  EXPECT_EQ(built_inputs(fresh), files);
+  EXPECT_EQ(built_inputs(alone), files);
+  for (const fs::path& file : files) {
+    EXPECT_TRUE(fs::equivalent(shared / file, fresh / file)) << file << " was compiled again, not taken";
+    EXPECT_FALSE(fs::equivalent(shared / file, alone / file)) << file;
+  }
   fs::remove_all(root);
 }
 

@@ -80,6 +80,33 @@ void gather(const Paths& paths, const fs::path& dir) {
   if (error) fs::remove_all(temporary, error);  // another judge gathered them first
 }
 
+// Links (or else copies) `file`, a path inside the inputs directory, from
+// the installation's default cache when that holds it for the same inputs
+// key, and this cache is another one: what is built from the same harness,
+// compiler and flags is the same whichever cache built it. True when the
+// file is now in this cache.
+bool borrow_built_input(const Paths& paths, const BuildInputs& inputs, const fs::path& file) {
+  if (paths.default_cache_dir.empty()) return false;
+  std::error_code error;
+  const fs::path shared = fs::path(paths.default_cache_dir) / inputs.name;
+  if (fs::equivalent(shared, inputs.dir, error) || !fs::is_regular_file(shared / file, error)) return false;
+  const fs::path target = fs::path(inputs.dir) / file;
+  const fs::path temporary = fmt::format("{}.tmp-{}", target.string(), getpid());
+  fs::create_directories(target.parent_path(), error);
+  make_public(target.parent_path(), true);
+  fs::remove(temporary, error);
+  fs::create_hard_link(shared / file, temporary, error);
+  if (error) {
+    error.clear();
+    fs::copy_file(shared / file, temporary, error);
+    if (error) return false;
+    make_public(temporary, false);
+  }
+  fs::rename(temporary, target, error);
+  if (error) fs::remove(temporary, error);
+  return fs::is_regular_file(target, error);
+}
+
 }  // namespace
 
 BuildInputs build_inputs(const Paths& paths) {
@@ -131,6 +158,7 @@ std::string precompiled_prelude(const Paths& paths, const BuildInputs& inputs, c
     make_public(dir, true);
     write_file_atomically((dir / (name + ".hpp")).string(), fmt::format("#include <judge_harness/{}.hpp>\n", name));
     make_public(dir / (name + ".hpp"), false);
+    if (borrow_built_input(paths, inputs, fs::path(pch) / (name + ".hpp.gch"))) return header;
     std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
     CompileJob job{{compiler_executable()}, *scratch, inputs, compile_limits()};
     job.argv.insert(job.argv.end(), flags.begin(), flags.end());
@@ -159,7 +187,8 @@ std::string adapter_object(const Paths& paths, const BuildInputs& inputs, const 
   const std::string name = fmt::format("{}-{}.o", sources.slug, key.hex().substr(0, 32));
   const fs::path dir = fs::path(inputs.dir) / "adapters";
   const std::string relative = fmt::format("{}/adapters/{}", inputs.relative, name);
-  if (fs::is_regular_file(dir / name)) return relative;
+  if (fs::is_regular_file(dir / name) || borrow_built_input(paths, inputs, fs::path("adapters") / name))
+    return relative;
   std::error_code error;
   fs::create_directories(dir, error);
   make_public(dir, true);

@@ -42,7 +42,8 @@ std::string prelude_for_adapter(const std::string& adapter_source);
 
 // Builds (once per set of flags; later calls find it) the precompiled
 // prelude `name` with `flags`, and returns the header to pass to -include,
-// relative to a scratch directory; "" when it cannot be built (compiling
+// relative to a scratch directory (taken from the installation's default
+// cache when that built it: Paths::default_cache_dir); "" when it cannot be built (compiling
 // then works without it, only slower). Thread-safe.
 std::string precompiled_prelude(const Paths& paths, const BuildInputs& inputs, const std::string& name,
                                 const std::vector<std::string>& flags);
@@ -57,7 +58,8 @@ struct AdapterSources {
 
 // Compiles (once per adapter, bindings and compile command; later calls,
 // and later runs, find it) the adapter without any solution into an object
-// file, and returns its path relative to a scratch directory.
+// file, and returns its path relative to a scratch directory (taken from
+// the installation's default cache when that built it).
 // `compile_argv` is the compiler and its flags, without files. Thread-safe.
 // Throws JudgeFault with the compiler's words when the adapter does not
 // compile: a fault of the package, not of a solution.

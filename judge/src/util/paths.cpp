@@ -29,6 +29,7 @@ Paths Paths::under_root(const std::string& root_dir) {
   paths.harness_library = installation.harness_library;
   paths.eigen_include = JUDGE_EIGEN_INCLUDE;  // a system package's headers, where Debian puts them
   paths.cache_dir = env_or("JUDGE_CACHE_DIR", installation.cache_dir);
+  paths.default_cache_dir = env_or("JUDGE_DEFAULT_CACHE_DIR", installation.cache_dir);
   // An installed judge's root is shared and read-only: learners work in
   // their own directory unless they chose a root of their own.
   std::string workspace = installation.workspace_dir.empty() || paths.root != installation.root

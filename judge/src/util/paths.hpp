@@ -13,7 +13,12 @@ struct Paths {
   std::string adapters_dir;     // harness/problems
   std::string harness_library;  // the prebuilt libjudge_harness.a
   std::string eigen_include;
-  std::string cache_dir;      // compiled runners
+  std::string cache_dir;  // compiled runners
+  // The installation's default cache. A cache of its own (JUDGE_CACHE_DIR)
+  // takes the precompiled preludes and adapter objects that one already
+  // built from the same harness and compiler, instead of compiling them
+  // again (build/inputs.hpp). JUDGE_DEFAULT_CACHE_DIR names another.
+  std::string default_cache_dir;
   std::string workspace_dir;  // the learner's files
 
   // The layout of the judge's own installation (found from its binary:
