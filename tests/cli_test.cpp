@@ -276,6 +276,29 @@ TEST(Cli, AFreshCacheTakesBuiltInputsFromTheDefaultCache) {
   fs::remove_all(root);
 }
 
+// validate's timing check: a reference whose slowest request leaves less
+// than the headroom its case needs fails it, even timed a second time; one
+// with room passes it.
+TEST(Cli, ValidateFailsAReferenceWithoutTimeHeadroom) {
+  fs::path root = testing::scratch_root("draws", "cli_test_headroom");
+  std::ofstream(root / "solutions/draws/solutions.yaml") << "reference: reference.hpp\naccepted: []\nwrong: []\n";
+  fs::path spec = root / "problems/draws/problem.yaml";
+  const std::string original = read_text(spec), roomy = "limits: {time_ms: 2000,", tight = "limits: {time_ms: 100,";
+  ASSERT_NE(original.find(roomy), std::string::npos);
+  std::vector<std::string> env = {"JUDGE_ROOT=" + root.string(), "JUDGE_CACHE_DIR=" + (root / "cache").string()};
+  JudgeRun with_room = run_judge({"validate", "draws"}, env);
+  EXPECT_NE(with_room.out.find("ok    time: the reference's tightest request"), std::string::npos) << with_room.out;
+  std::string text = original;
+  text.replace(text.find(roomy), roomy.size(), tight);
+  std::ofstream(spec) << text;
+  // The sampler's cases take tens of milliseconds and need 20 times that.
+  JudgeRun without = run_judge({"validate", "draws"}, env);
+  EXPECT_EQ(without.status, 1);
+  EXPECT_NE(without.out.find("FAIL  time: the reference's tightest request (sample_"), std::string::npos)
+      << without.out;
+  fs::remove_all(root);
+}
+
 TEST(Cli, TextOutputEndsWithTheVerdict) {
   JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp"});
   EXPECT_EQ(run.status, 1) << run.err;

@@ -27,12 +27,10 @@ constexpr const char* kAdapterName = "adapter.cpp";
 constexpr const char* kRunnerName = "runner";
 constexpr const char* kLearnerUnitName = "learner.cpp";
 
-std::string bindings_name(const std::string& slug) { return slug + ".learner.hpp"; }
-
 // How an adapter includes its bindings whatever the package is named: a
 // package copied under another name keeps compiling.
-std::string bindings_define(const std::string& slug) {
-  return fmt::format("-DJUDGE_LEARNER_BINDINGS=\"{}\"", bindings_name(slug));
+std::string bindings_define(const AdapterSources& sources) {
+  return fmt::format("-DJUDGE_LEARNER_BINDINGS=\"{}\"", sources.bindings_file());
 }
 
 // The solution's bytes; nullopt with *refusal (a compile error's text) for
@@ -121,11 +119,11 @@ std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& in
     write_file_atomically((fs::path(work) / kAdapterName).string(), sources.adapter);
     objects = {kAdapterName};
   } else {
-    argv.push_back(bindings_define(sources.slug));
+    argv.push_back(bindings_define(sources));
     std::string adapter = adapter_object(paths, inputs, sources, argv);
-    write_file_atomically((fs::path(work) / bindings_name(sources.slug)).string(), sources.bindings);
+    write_file_atomically((fs::path(work) / sources.bindings_file()).string(), sources.bindings);
     write_file_atomically((fs::path(work) / kLearnerUnitName).string(),
-                          fmt::format("#include \"{}\"\n", bindings_name(sources.slug)));
+                          fmt::format("#include \"{}\"\n", sources.bindings_file()));
     objects = {kLearnerUnitName, adapter};
   }
   argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", kSolutionName));
@@ -136,11 +134,12 @@ std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& in
 }
 
 std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& limits, const Problem& problem,
-                            const BuildInputs& inputs, const std::string& display_name, bool bindings) {
+                            const BuildInputs& inputs, const std::string& display_name, const AdapterSources& sources) {
   std::string limit = describe_limit(outcome, limits);
   if (!limit.empty()) return limit;
   // With bindings, a wrong signature is an error in SLUG.learner.hpp; without, in the adapter.
-  const std::string adapter = bindings ? bindings_name(problem.slug) : kAdapterName;
+  const bool bindings = !sources.bindings.empty();
+  const std::string adapter = bindings ? sources.bindings_file() : kAdapterName;
   DiagnosticsContext context{kSolutionName,
                              display_name,
                              adapter,
@@ -176,7 +175,7 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
   CompileJob job{write_compile(paths, inputs, sources, *solution, flags, scratch->work()), *scratch, inputs, limits};
   CompileOutcome compiled = run_compile(job);
   if (compiled.ended != CompileOutcome::Ended::kSucceeded) {
-    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name, !sources.bindings.empty());
+    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name, sources);
     return outcome;
   }
   cache.store((fs::path(scratch->work()) / kRunnerName).string(), outcome.binary);

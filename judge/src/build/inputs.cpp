@@ -195,7 +195,7 @@ std::string adapter_object(const Paths& paths, const BuildInputs& inputs, const 
   std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
   const fs::path work = scratch->work();
   write_file_atomically((work / kAdapterSourceName).string(), sources.adapter);
-  write_file_atomically((work / (sources.slug + ".learner.hpp")).string(), sources.bindings);
+  write_file_atomically((work / sources.bindings_file()).string(), sources.bindings);
   CompileJob job{compile_argv, *scratch, inputs, compile_limits()};
   job.argv.insert(job.argv.end(), {"-c", kAdapterSourceName, "-o", "adapter.o"});
   CompileOutcome outcome = run_compile(job);

@@ -54,6 +54,10 @@ struct AdapterSources {
   std::string slug;
   std::string adapter;
   std::string bindings;
+
+  // The bindings' name in a compile's scratch directory, as the adapter
+  // includes it (JUDGE_LEARNER_BINDINGS) and as diagnostics name it.
+  std::string bindings_file() const { return slug + ".learner.hpp"; }
 };
 
 // Compiles (once per adapter, bindings and compile command; later calls,

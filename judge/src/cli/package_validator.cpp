@@ -255,15 +255,21 @@ class Validator {
     reference_result_ = judge_file(index.reference, display_path(index.reference));
     const ProblemResult& result = reference_result_;
     std::string failures;
-    const TestResult* tightest = nullptr;
-    double worst = 0;  // the largest share of its time limit a request used, relative to what is allowed
-    for (const TestResult& test : result.tests) {
-      if (test.verdict != Verdict::kAccepted) failures += fmt::format("{}: {}\n", test.name, test.message);
-      const TestCase* spec = find_case(test.name);
-      if (!spec) continue;
-      double relative = test.slowest_call_ms / spec->time_ms * required_headroom(*spec);
-      if (relative >= worst) worst = relative, tightest = &test;
+    const TestResult* tightest = tightest_request(result);
+    // A wall-clock time is the machine's as much as the reference's: a
+    // request over its headroom is timed once more, and each case keeps the
+    // faster of its two runs (the first call of a runner also waits for it
+    // to start, which a loaded machine can stretch to a second).
+    if (tightest && !has_headroom(*tightest)) {
+      ProblemResult again = judge_file(index.reference, display_path(index.reference));
+      for (TestResult& test : reference_result_.tests)
+        for (const TestResult& second : again.tests)
+          if (second.name == test.name && second.verdict == Verdict::kAccepted)
+            test.slowest_call_ms = std::min(test.slowest_call_ms, second.slowest_call_ms);
+      tightest = tightest_request(result);
     }
+    for (const TestResult& test : result.tests)
+      if (test.verdict != Verdict::kAccepted) failures += fmt::format("{}: {}\n", test.name, test.message);
     if (result.verdict == Verdict::kCompileError) failures = result.message;
     add(result.verdict == Verdict::kAccepted,
         result.verdict == Verdict::kAccepted ? fmt::format("reference accepted on all {} cases", result.tests.size())
@@ -272,16 +278,34 @@ class Validator {
     if (tightest) {
       const TestCase* spec = find_case(tightest->name);
       double headroom = tightest->slowest_call_ms > 0 ? spec->time_ms / tightest->slowest_call_ms : INFINITY;
-      bool ok = headroom >= required_headroom(*spec);
-      add(ok,
+      add(has_headroom(*tightest),
           fmt::format("time: the reference's tightest request ({}) took {:.1f} ms of its {} ms limit: {}x headroom "
                       "(at least {:g}x required{})",
                       tightest->name, tightest->slowest_call_ms, spec->time_ms,
                       std::isinf(headroom) ? std::string("unbounded") : fmt::format("{:.1f}", headroom),
                       required_headroom(*spec),
                       is_statistical(*spec) ? ": room for an honest solution 10x slower, twice over" : ""),
-          ok ? "" : "raise the case's time_ms, or make the input smaller");
+          has_headroom(*tightest) ? "" : "raise the case's time_ms, or make the input smaller");
     }
+  }
+
+  // The case whose slowest request used the largest share of its time
+  // limit, relative to the headroom it needs; nullptr when none is known.
+  const TestResult* tightest_request(const ProblemResult& result) const {
+    const TestResult* tightest = nullptr;
+    double worst = 0;
+    for (const TestResult& test : result.tests) {
+      const TestCase* spec = find_case(test.name);
+      if (!spec) continue;
+      double relative = test.slowest_call_ms / spec->time_ms * required_headroom(*spec);
+      if (relative >= worst) worst = relative, tightest = &test;
+    }
+    return tightest;
+  }
+
+  bool has_headroom(const TestResult& test) const {
+    const TestCase* spec = find_case(test.name);
+    return test.slowest_call_ms <= 0 || spec->time_ms / test.slowest_call_ms >= required_headroom(*spec);
   }
 
   // Every case needs room for a busy machine; statistical cases, whose
