@@ -37,18 +37,26 @@ std::string read_frame(int fd) {
   return payload;
 }
 
+// Writes one frame: the payload's 4-byte little-endian length, then it.
+void write_frame(int fd, const std::string& payload) {
+  std::uint32_t size = static_cast<std::uint32_t>(payload.size());
+  char header[4] = {static_cast<char>(size), static_cast<char>(size >> 8), static_cast<char>(size >> 16),
+                    static_cast<char>(size >> 24)};
+  write_all(fd, header, 4);
+  write_all(fd, payload.data(), payload.size());
+}
+
+// Says it is ready, as the harness does on reaching main(): the greeting's
+// nonce sent back alone.
+void say_ready() { write_frame(3, read_frame(3)); }
+
 // Answers the first request with a hand-made CBOR reply {"value": <value>},
 // signed with the nonce of the judge's greeting, after `work` (if any).
 void reply_with_value(const std::string& cbor_value, void (*work)() = nullptr) {
   std::string nonce = read_frame(3);
   read_frame(3);  // the request
   if (work) work();
-  std::string payload = nonce + "\xa1\x65value" + cbor_value;
-  std::uint32_t size = static_cast<std::uint32_t>(payload.size());
-  char header[4] = {static_cast<char>(size), static_cast<char>(size >> 8), static_cast<char>(size >> 16),
-                    static_cast<char>(size >> 24)};
-  write_all(3, header, 4);
-  write_all(3, payload.data(), payload.size());
+  write_frame(3, nonce + "\xa1\x65value" + cbor_value);
   sleep(100);
 }
 
@@ -81,9 +89,13 @@ int main(int, char** argv) {
   std::string name = argv[0];
   name = name.substr(name.rfind('/') + 1);
   if (name == "silent") {
+    say_ready();
+    sleep(100);
+  } else if (name == "silent_before_ready") {
     sleep(100);
   } else if (name == "ignores_sigterm") {
     signal(SIGTERM, SIG_IGN);
+    say_ready();
     for (;;) pause();
   } else if (name == "exits_3") {
     return 3;

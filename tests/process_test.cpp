@@ -399,6 +399,19 @@ TEST_F(FakeRunnerTest, SilenceIsATimeout) {
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 3.0);
 }
 
+TEST_F(FakeRunnerTest, SilenceBeforeReadyIsATimeoutAfterTheStartupGrace) {
+  // Asleep before it ever said it was ready: perhaps still loading on a busy
+  // machine, so waited for beyond the limit, but not for ever.
+  RunnerLimits limits;
+  limits.startup_grace_ms = 700;
+  RunnerSession session(install_fake("silent_before_ready").string(), limits);
+  CallResult call = session.call("op", nlohmann::json::object(), 300);
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
+  EXPECT_EQ(call.detail, "no reply within 300 ms");
+  EXPECT_GE(call.wall_ms, 1000) << "the startup grace was not waited out";
+  EXPECT_TRUE(session.ended_before_ready());
+}
+
 TEST_F(FakeRunnerTest, IgnoringSigtermStillEndsInATimeout) {
   auto start = Clock::now();
   CallResult call = call_fake("ignores_sigterm");

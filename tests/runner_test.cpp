@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "check/registry.hpp"
 #include "fixture_files.hpp"
 #include "judging/judging.hpp"
+#include "sandbox/limits.hpp"
 #include "sandbox/runner_cgroup.hpp"
 #include "spec/problem.hpp"
 #include "util/paths.hpp"
@@ -226,6 +228,30 @@ INSTANTIATE_TEST_SUITE_P(
                                  "the runner exited with status 0 before replying", "ended"},
                       NeverReady{"hangs_in_static_init.hpp", Verdict::kTimeLimitExceeded, kTimedOut, "hung"}),
     [](const ::testing::TestParamInfo<NeverReady>& info) { return fs::path(info.param.fixture).stem().string(); });
+
+// The time a runner takes to reach main() is not its first call's: a loaded
+// machine can take seconds to load a runner into its sandbox.
+TEST(RunnerStart, TimeBeforeMainIsNotTheCallsTime) {
+  // 1.2 s asleep before main(), 300 ms per call.
+  for (unsigned runners : {1u, 2u}) {
+    ProblemResult result = judge_fixture("slow_to_start.hpp", 300, 3, runners);
+    EXPECT_EQ(verdict_name(result.verdict), "accepted")
+        << runners << " runners: " << (first_failure(result) ? first_failure(result)->message : "");
+  }
+}
+
+TEST(RunnerStart, ARunnerAsleepBeforeMainTimesOutAfterTheStartupGrace) {
+  auto start = std::chrono::steady_clock::now();
+  ProblemResult result = judge_fixture("sleeps_in_static_init.hpp", 300, 3, 1);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(result.tests.size(), 3u);
+  EXPECT_EQ(verdict_name(result.verdict), "time_limit_exceeded") << result.message;
+  EXPECT_NE(result.tests[0].message.find(kTimedOut), std::string::npos) << result.tests[0].message;
+  EXPECT_NE(result.tests[0].message.find("it had not reached main()"), std::string::npos) << result.tests[0].message;
+  for (std::size_t i = 1; i < result.tests.size(); ++i)
+    EXPECT_EQ(result.tests[i].message.rfind("not run: ", 0), 0u) << result.tests[i].message;
+  EXPECT_GE(seconds, RunnerLimits{}.startup_grace_ms / 1000.0) << "it was waited for";
+}
 
 TEST(RunnerNeverReady, ACrashInACallIsNotAStartupFailure) {
   // The runner got ready, then crashed in the call: each case runs, on a

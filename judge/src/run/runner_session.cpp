@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -33,6 +34,9 @@ constexpr int kIdleWaitMs = 5;
 constexpr std::size_t kKeptOutputBytes = 16 * 1024;
 // How often a call with a CPU budget reads the runner's CPU time.
 constexpr long kCpuBudgetPollMs = 20;
+// How often a call past its limit checks whether a runner still loading has
+// started to run.
+constexpr long kStartupPollMs = 50;
 
 std::string random_nonce() {
   std::random_device device;
@@ -156,6 +160,7 @@ class RunnerSession::Exchange {
       if (std::optional<CallResult> done = complete_reply()) return std::move(*done);
       if (channel_closed_) return closed();
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+      if (left <= 0 && still_starting()) left = kStartupPollMs;
       if (left <= 0) return timed_out();
       if (over_cpu_budget()) return out_of_cpu_budget();
       long wait_ms = std::min<long>(left, request_.cpu_budget_ms() > 0 ? kCpuBudgetPollMs : 1000);
@@ -203,6 +208,9 @@ class RunnerSession::Exchange {
     if (incoming_.compare(4, nonce.size(), nonce) != 0) return true;
     incoming_.erase(0, 4 + nonce.size());
     session_.ready_ = true;
+    // The call's limit is the learner's call's: it counts from when the
+    // runner could first serve it.
+    deadline_ = std::max(deadline_, Clock::now() + std::chrono::milliseconds(time_limit_ms_));
     return true;
   }
 
@@ -265,6 +273,14 @@ class RunnerSession::Exchange {
     CallResult timeout = died(fmt::format("no reply within {} ms", time_limit_ms_));
     timeout.outcome = CallResult::Outcome::kTimeout;
     return timeout;
+  }
+
+  // Past the limit, yet the runner has not reached main() and has hardly
+  // run: it is waiting to be loaded or scheduled, not running the learner's
+  // code, so the call waits on (up to the session's startup grace).
+  bool still_starting() {
+    if (session_.ready_ || ms_since(start_) >= time_limit_ms_ + session_.limits_.startup_grace_ms) return false;
+    return cpu_ms() < time_limit_ms_ / 2.0;
   }
 
   bool over_cpu_budget() {

@@ -29,6 +29,12 @@ struct RunnerLimits {
   std::vector<std::string> extra_env;
   // Multiplies every call's time limit: sanitized runners are slower.
   double time_scale = 1.0;
+  // Wall time a call may take beyond its limit while the runner has not yet
+  // reached main() and has used less than half the limit in CPU time. On a
+  // loaded machine, loading a runner into its sandbox can take seconds in
+  // which none of the learner's code runs; a static initializer that spins
+  // still times out at the limit.
+  int startup_grace_ms = 10000;
 };
 
 // The limits of a runner judging `problem`: its memory, a CPU backstop of
