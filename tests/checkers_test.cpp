@@ -12,8 +12,8 @@
 
 #include "check/checker.hpp"
 #include "check/registry.hpp"
+#include "check/stats.hpp"
 #include "run/runner.hpp"
-#include "run/wire_format.hpp"
 #include "run/wire_format.hpp"
 #include "util/errors.hpp"
 
@@ -341,6 +341,21 @@ TEST(DistributionChecker, ASamplerOffByTheStatedDeviationIsStillCaught) {
   EXPECT_EQ(result.failure_kind, "distribution") << result.message;
 }
 
+TEST(DistributionChecker, ACorrectSamplerStopsOnceItsDrawsShowEveryTokenWithinTheDeviation) {
+  Fixture f = sampler_fixture("distribution");
+  std::size_t seeds_asked = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(draw({0.5, 0.3, 0.2}, seed.get<std::uint64_t>()));
+    seeds_asked += tokens.size();
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+  const auto planned = static_cast<std::size_t>(draws_for_sequential_test({0.5, 0.3, 0.2}, kFalseRejectRate, 2000));
+  EXPECT_LT(seeds_asked, planned / 2) << "planned " << planned;
+}
+
 TEST(DistributionChecker, ATokenOfProbabilityZeroFails) {
   Fixture f = sampler_fixture("distribution");
   f.reference["probs"] = [](const json&) { return json{0.6, 0.4, 0.0}; };
@@ -539,8 +554,24 @@ TEST(SpeculativeChecker, AcceptingEveryDraftBreaksTheLaws) {
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "distribution");
   // So wrong that the first look at the laws rejects it.
-  EXPECT_LE(seeds_asked, 8000u + 300u);  // the first batch and its repeated seeds
-  EXPECT_NE(result.message.find("over the first 8000 of "), std::string::npos) << result.message;
+  EXPECT_LE(seeds_asked, 4000u + 300u);  // the first batch and its repeated seeds
+  EXPECT_NE(result.message.find("over the first 4000 of "), std::string::npos) << result.message;
+}
+
+TEST(SpeculativeChecker, CorrectDecodingStopsOnceItsSeedsShowEveryLawWithinTheDeviation) {
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  std::size_t seeds_asked = 0;
+  FakeRunner learner = speculator([&](std::uint64_t seed) {
+    ++seeds_asked;
+    return decode(seed, false);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+  // The case is sized for its final look, tens of thousands of seeds; the
+  // accept looks end it well before.
+  EXPECT_GT(seeds_asked, 4000u);
+  EXPECT_LT(seeds_asked, 30000u);
 }
 
 TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {
@@ -738,6 +769,25 @@ TEST(PerformanceChecker, FarOverTheLimitInMostCallsStopsEarly) {
   });
   EXPECT_EQ(f.run(slightly).verdict, Verdict::kTimeLimitExceeded);
   EXPECT_EQ(calls, 5);
+}
+
+TEST(PerformanceChecker, FarWithinTheLimitInMostCallsStopsEarly) {
+  // The limit is 10 x 5 ms + 2 ms = 52 ms; half of the factor's part is 27 ms.
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  FakeRunner fast([&](const std::string&, const json& args) { return value(args["xs"], 20.0); });
+  TestResult result = f.run(fast);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+  EXPECT_EQ(fast.calls, 3) << "three of five calls within half the limit decide the median";
+  EXPECT_EQ(f.reference_calls, 4) << "the warm-up and one timed call before each learner call";
+  // Within the limit but not by half: every call is made.
+  FakeRunner near([&](const std::string&, const json& args) { return value(args["xs"], 40.0); });
+  EXPECT_EQ(f.run(near).verdict, Verdict::kAccepted);
+  EXPECT_EQ(near.calls, 5);
+  // Fast by CPU time, slow by the clock: the clock must agree too.
+  FakeRunner waits([&](const std::string&, const json& args) { return value(args["xs"], 1.0, 45.0); });
+  EXPECT_EQ(f.run(waits).verdict, Verdict::kAccepted);
+  EXPECT_EQ(waits.calls, 5);
 }
 
 TEST(PerformanceChecker, ACallThreeTimesOverTheLimitIsStoppedThere) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -199,6 +200,83 @@ TEST(ChiSquareSimulation, TheSmallerSampleStillCatchesAShiftOfTwoPercent) {
                                 << " <= " << wrong.threshold;
     EXPECT_EQ(wrong.worst_category, 3) << "seed " << seed;
   }
+}
+
+// The probability, under Binomial(n, p), that fits_within accepts the
+// two-category distribution {e, 1 - e}: exact, summed over every count.
+double chance_of_accepting(double e, double p, std::int64_t n, double miss_rate) {
+  double total = 0;
+  for (std::int64_t c = 0; c <= n; ++c) {
+    if (!fits_within({e, 1 - e}, {c, n - c}, kDetectableDeviation, miss_rate)) continue;
+    double log_mass = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(c) + 1) -
+                      std::lgamma(static_cast<double>(n - c) + 1) + static_cast<double>(c) * std::log(p) +
+                      static_cast<double>(n - c) * std::log1p(-p);
+    total += std::exp(log_mass);
+  }
+  return total;
+}
+
+TEST(FitsWithin, ASamplerOffByTheDeviationIsAcceptedAtMostAtTheMissRate) {
+  const double miss = accept_look_miss_rate(kMissRate);
+  for (double e : {0.5, 0.27, 0.1, 0.03}) {
+    for (std::int64_t n : {2000, 6000, 14000, 30000, 60000}) {
+      for (double off : {kDetectableDeviation, -kDetectableDeviation, 2 * kDetectableDeviation}) {
+        double p = e + off;
+        if (p <= 0 || p >= 1) continue;
+        EXPECT_LE(chance_of_accepting(e, p, n, miss), miss) << "e " << e << " p " << p << " n " << n;
+      }
+    }
+  }
+}
+
+TEST(FitsWithin, ACorrectSamplerIsAcceptedOnceItHasDrawnEnough) {
+  const double miss = accept_look_miss_rate(kMissRate);
+  // A correct sampler's counts: accepted with near certainty at 40,000
+  // draws, never at 2,000, where the draws cannot yet tell 0.02 apart.
+  EXPECT_GT(chance_of_accepting(0.5, 0.5, 40000, miss), 0.99);
+  EXPECT_EQ(chance_of_accepting(0.5, 0.5, 2000, miss), 0.0);
+  // Exactly the expected frequencies, and one category 0.02 off.
+  EXPECT_TRUE(fits_within({0.5, 0.3, 0.2}, {15000, 9000, 6000}, kDetectableDeviation, miss));
+  EXPECT_FALSE(fits_within({0.5, 0.3, 0.2}, {15600, 8400, 6000}, kDetectableDeviation, miss));
+  // Draws outside the distribution (a last category of strays) count too.
+  EXPECT_FALSE(fits_within({0.5, 0.5}, {14000, 14000, 2000}, kDetectableDeviation, miss));
+  EXPECT_TRUE(fits_within({0.5, 0.5}, {15000, 15000, 0}, kDetectableDeviation, miss));
+  EXPECT_FALSE(fits_within({0.5, 0.5}, {}, kDetectableDeviation, miss));
+}
+
+TEST(FitsWithin, StopsACorrectSamplersSequentialTestFarBeforeItsPlannedDraws) {
+  // Batches as the distribution checker draws them, through a chi-square
+  // design's hardest case (a token near 1/2).
+  const std::vector<double> probs = {0.5, 0.2, 0.15, 0.1, 0.03, 0.01, 0.005, 0.005};
+  const std::int64_t planned = draws_for_sequential_test(probs, kFalseRejectRate, 2000);
+  std::vector<std::int64_t> stops;
+  for (std::uint64_t seed = 1; seed <= 15; ++seed) {
+    std::vector<std::int64_t> counts(probs.size(), 0);
+    std::int64_t n = 0;
+    for (int look = 0; look < kMaxAcceptLooks && n < planned; ++look) {
+      std::int64_t batch = look == 0 ? 2000 : 4000;
+      std::vector<std::int64_t> more = sample_counts(probs, batch, seed * 100 + static_cast<std::uint64_t>(look));
+      for (std::size_t i = 0; i < probs.size(); ++i) counts[i] += more[i];
+      n += batch;
+      if (fits_within(probs, counts, kDetectableDeviation, accept_look_miss_rate(kMissRate))) break;
+    }
+    stops.push_back(n);
+  }
+  std::sort(stops.begin(), stops.end());
+  EXPECT_LT(static_cast<double>(stops[stops.size() / 2]), 0.5 * static_cast<double>(planned))
+      << "median stop " << stops[stops.size() / 2] << " of " << planned;
+}
+
+TEST(DrawsForSequentialTest, SpendsBothRatesOverTheLooksUnlessOneLookSuffices) {
+  const std::vector<double> probs = {0.5, 0.3, 0.2};
+  const std::int64_t single = draws_for_power(probs, kDetectableDeviation, kFalseRejectRate, kMissRate);
+  const std::int64_t sequential = draws_for_sequential_test(probs, kFalseRejectRate, 2000);
+  EXPECT_EQ(sequential, draws_for_power(probs, kDetectableDeviation, final_look_rate(kFalseRejectRate),
+                                        final_look_miss_rate(kMissRate)));
+  EXPECT_GT(sequential, single);
+  EXPECT_LT(static_cast<double>(sequential), 1.2 * static_cast<double>(single)) << "the shares cost little";
+  // One outcome: one look of 342 draws, at the whole miss rate.
+  EXPECT_EQ(draws_for_sequential_test({0.0, 1.0}, kFalseRejectRate, 2000), 342);
 }
 
 }  // namespace

@@ -7,7 +7,10 @@
 //      of kFalseRejectRate, with enough draws to catch any token's
 //      probability off by kDetectableDeviation (see stats.hpp), tested after
 //      every batch of draws so that a wrong sampler stops early (the rate is
-//      spent over the looks: early_look_rate, final_look_rate).
+//      spent over the looks: early_look_rate, final_look_rate), and a
+//      correct one stops as soon as its draws show every token within
+//      kDetectableDeviation of its probability (fits_within, at the share of
+//      the miss rate each such look may spend: the power is kept).
 // The expected distribution is the reference's `probs_op` on the same input.
 // `sampler_support` runs checks 1 and 2, for cases that exist to test which
 // tokens are kept, and adds the other direction: every token of probability
@@ -28,7 +31,10 @@ namespace judge {
 namespace {
 using nlohmann::json;
 
-constexpr std::size_t kSeedsPerRequest = 10000;
+// Batches after the first are small enough that a correct sampler's test
+// stops soon after its draws suffice, large enough that a request's round
+// trip is nothing beside its draws.
+constexpr std::size_t kSeedsPerRequest = 4000;
 constexpr std::size_t kFirstBatch = 2000;
 constexpr std::size_t kRepeatedSeeds = 500;
 constexpr std::size_t kMinRepeatedSeeds = 25;
@@ -62,7 +68,7 @@ class SamplerChecker : public Checker {
     std::vector<double> probs = probs_json.get<std::vector<double>>();
     // sampler_support with a stated number of draws checks one way only.
     const bool coverage = !full_ && !test.check_args.contains("draws");
-    std::int64_t draws = full_      ? draws_for_power(probs, kDetectableDeviation, final_look_rate(kFalseRejectRate))
+    std::int64_t draws = full_      ? draws_for_sequential_test(probs, kFalseRejectRate, kFirstBatch)
                          : coverage ? draws_for_coverage(probs)
                                     : test.check_args["draws"].get<std::int64_t>();
 
@@ -71,7 +77,7 @@ class SamplerChecker : public Checker {
     std::vector<int> tokens;
     tokens.reserve(seeds.size());
     std::vector<std::int64_t> counts(probs.size(), 0);
-    int looks = 0;
+    int looks = 0, accept_looks = 0;
     for (std::size_t start = 0; start < seeds.size();) {
       // A small first batch: a wrong sampler is usually caught by it.
       std::size_t size = std::min(seeds.size() - start, start == 0 ? kFirstBatch : kSeedsPerRequest);
@@ -92,6 +98,9 @@ class SamplerChecker : public Checker {
         FitResult early = chi_square_fit(probs, counts, early_look_rate(kFalseRejectRate));
         if (early.rejected) return misfit(early, tokens.size(), draws, counts, &result);
       }
+      if (full_ && start < seeds.size() && accept_looks++ < kMaxAcceptLooks &&
+          fits_within(probs, counts, kDetectableDeviation, accept_look_miss_rate(kMissRate)))
+        return result;
     }
     if (coverage) {
       for (std::size_t token = 0; token < probs.size(); ++token)

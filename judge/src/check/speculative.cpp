@@ -14,7 +14,9 @@
 //   4. three laws, by Pearson's chi-square (stats.hpp), each at a third of
 //      kFalseRejectRate, with enough seeds to catch any category off by
 //      kDetectableDeviation, tested after every batch so that a wrong round
-//      stops early (the rate spent over the looks, stats.hpp):
+//      stops early (the rate spent over the looks, stats.hpp), and a correct
+//      one stops once every law is shown within kDetectableDeviation
+//      (fits_within, at an accept look's share of the miss rate):
 //        - the first emitted token follows the target's p_0;
 //        - the number of drafts accepted in the first round follows the law
 //          of the acceptance rule min(1, p_i / q_i) (computed here from the
@@ -51,7 +53,9 @@ namespace judge {
 namespace {
 using nlohmann::json;
 
-constexpr std::size_t kSeedsPerRequest = 8000;
+// Small enough that a correct round's test stops soon after its seeds
+// suffice (each accept look needs every law within the deviation).
+constexpr std::size_t kSeedsPerRequest = 4000;
 constexpr std::size_t kRepeatedSeeds = 300;
 constexpr std::int64_t kDefaultFixedSeeds = 200;
 
@@ -147,10 +151,10 @@ class SpeculativeChecker : public Checker {
     run.laws = laws_of(run.tables);
     std::int64_t draws = 0;
     for (const Law& law : run.laws)
-      draws = std::max(draws, draws_for_power(law.probs, kDetectableDeviation, final_look_rate(run.rate)));
+      draws = std::max(draws, draws_for_sequential_test(law.probs, run.rate, kSeedsPerRequest));
     run.seeds = case_seeds(context, static_cast<std::size_t>(draws));
     for (const Law& law : run.laws) run.counts.emplace_back(law.probs.size(), 0);
-    int looks = 0;
+    int looks = 0, accept_looks = 0;
     for (std::size_t start = 0; start < run.seeds.size(); start += kSeedsPerRequest) {
       if (!observe_batch(context, start, &run, &result)) return result;
       // Determinism right away: a seed-ignoring round fails in one batch.
@@ -160,6 +164,7 @@ class SpeculativeChecker : public Checker {
       if (seen < run.seeds.size() && looks++ < kMaxEarlyLooks &&
           laws_rejected(run, early_look_rate(run.rate), seen, &result))
         return result;
+      if (seen < run.seeds.size() && accept_looks++ < kMaxAcceptLooks && laws_fit(run)) return result;
     }
     laws_rejected(run, final_look_rate(run.rate), run.seeds.size(), &result);
     return result;
@@ -215,6 +220,15 @@ class SpeculativeChecker : public Checker {
            "nondeterministic");
       return false;
     }
+    return true;
+  }
+
+  // True when every law is shown within kDetectableDeviation (an accept
+  // look of the sequential test).
+  static bool laws_fit(const LawRun& run) {
+    for (int l = 0; l < kLaws; ++l)
+      if (!fits_within(run.laws[l].probs, run.counts[l], kDetectableDeviation, accept_look_miss_rate(kMissRate)))
+        return false;
     return true;
   }
 

@@ -162,26 +162,47 @@ bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std
 
 namespace {
 // The draws in which an event of probability `p` per draw happens at least
-// once with probability 0.999.
-std::int64_t draws_to_see(double p) {
-  return static_cast<std::int64_t>(std::ceil(std::log(1 - 0.999) / std::log1p(-p)));
+// once, except with probability `miss_rate`.
+std::int64_t draws_to_see(double p, double miss_rate) {
+  return static_cast<std::int64_t>(std::ceil(std::log(miss_rate) / std::log1p(-p)));
+}
+
+// The z with P(Z > z) = tail for a standard normal Z.
+double normal_upper_quantile(double tail) {
+  double low = -40, high = 40;
+  for (int i = 0; i < 200; ++i) {
+    double mid = (low + high) / 2;
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > tail ? low : high) = mid;
+  }
+  return high;
+}
+
+// Kullback-Leibler divergence of Bernoulli(p) from Bernoulli(f), with
+// 0 log 0 = 0: infinite where f puts mass that p does not.
+double bernoulli_divergence(double f, double p) {
+  auto term = [](double a, double b) {
+    if (a <= 0) return 0.0;
+    if (b <= 0) return static_cast<double>(INFINITY);
+    return a * std::log(a / b);
+  };
+  return term(f, p) + term(1 - f, 1 - p);
 }
 }  // namespace
 
 std::int64_t draws_for_power(const std::vector<double>& probs, double deviation, double false_reject_rate,
-                             std::int64_t minimum) {
+                             double miss_rate, std::int64_t minimum) {
   // A shift of `deviation` in a group of probability P, however the other
   // groups compensate, gives noncentrality at least n deviation^2 / (P (1 - P))
   // (Cauchy-Schwarz; the least when the rest moves in proportion). The
   // hardest group to catch is the one whose P (1 - P) is largest: at most
   // 1/4, for P = 1/2.
-  const double z = 3.1;  // one-sided 0.999
+  const double z = normal_upper_quantile(miss_rate);
   // One outcome: every draw must be it, and the support check rejects the
   // first draw of any other token (a correct sampler never draws one, so
   // this adds no false rejects). A sampler that puts `deviation` of its
   // mass elsewhere shows it within n draws with probability
-  // 1 - (1 - deviation)^n, which is 0.999 from this n on.
-  if (std::count_if(probs.begin(), probs.end(), [](double p) { return p > 0; }) <= 1) return draws_to_see(deviation);
+  // 1 - (1 - deviation)^n, which is 1 - miss_rate from this n on.
+  if (std::count_if(probs.begin(), probs.end(), [](double p) { return p > 0; }) <= 1) return draws_to_see(deviation, miss_rate);
   for (std::int64_t n = minimum;; n = n + n / 8) {
     int groups = 0;
     std::vector<int> group = group_categories(probs, static_cast<double>(n), &groups);
@@ -199,6 +220,36 @@ std::int64_t draws_for_power(const std::vector<double>& probs, double deviation,
   }
 }
 
+std::int64_t draws_for_sequential_test(const std::vector<double>& probs, double false_reject_rate,
+                                       std::int64_t first_look) {
+  std::int64_t single = draws_for_power(probs, kDetectableDeviation, false_reject_rate, kMissRate);
+  if (single <= first_look) return single;
+  return draws_for_power(probs, kDetectableDeviation, final_look_rate(false_reject_rate),
+                         final_look_miss_rate(kMissRate));
+}
+
+bool fits_within(const std::vector<double>& probs, const std::vector<std::int64_t>& counts, double deviation,
+                 double miss_rate) {
+  double n = static_cast<double>(std::accumulate(counts.begin(), counts.end(), std::int64_t{0}));
+  if (n <= 0 || counts.size() < probs.size()) return false;
+  // Rejecting probability p at `miss_rate` takes n KL(f || p) >= this.
+  const double needed = std::log(1 / miss_rate);
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    double f = static_cast<double>(counts[i]) / n;
+    double above = probs[i] + deviation, below = probs[i] - deviation;
+    // P(F <= f) under any p >= above is at most its value at `above`.
+    if (above <= 1 && (f >= above || n * bernoulli_divergence(f, above) < needed)) return false;
+    if (below >= 0 && (f <= below || n * bernoulli_divergence(f, below) < needed)) return false;
+  }
+  // Draws outside `probs` (a last category of strays) put their share
+  // against the expected 0 as well.
+  for (std::size_t i = probs.size(); i < counts.size(); ++i) {
+    double f = static_cast<double>(counts[i]) / n;
+    if (f >= deviation || n * bernoulli_divergence(f, deviation) < needed) return false;
+  }
+  return true;
+}
+
 std::int64_t draws_for_coverage(const std::vector<double>& probs, double least, double false_reject_rate) {
   auto chance_of_a_miss = [&](std::int64_t n) {
     double sum = 0;
@@ -206,7 +257,7 @@ std::int64_t draws_for_coverage(const std::vector<double>& probs, double least, 
       if (p >= least) sum += std::exp(static_cast<double>(n) * std::log1p(-std::min(p, 1.0)));
     return sum;
   };
-  std::int64_t n = draws_to_see(least);
+  std::int64_t n = draws_to_see(least, kMissRate);
   while (chance_of_a_miss(n) > false_reject_rate) n += n / 32 + 1;
   return n;
 }

@@ -25,6 +25,17 @@ inline constexpr int kMaxEarlyLooks = 8;
 inline constexpr double kEarlyLooksShare = 0.05;
 inline constexpr double early_look_rate(double rate) { return rate * kEarlyLooksShare / kMaxEarlyLooks; }
 inline constexpr double final_look_rate(double rate) { return rate * (1 - kEarlyLooksShare); }
+// A correct sampler's test stops early too, once its draws show that no
+// category's probability is off by the detectable deviation (fits_within).
+// The chance of missing a sampler that is off by that much (one minus the
+// power) is spent the same way: each of at most kMaxAcceptLooks such looks
+// at accept_look_miss_rate(miss), the final look, sized for power, at the
+// rest.
+inline constexpr double kMissRate = 1e-3;
+inline constexpr int kMaxAcceptLooks = 16;
+inline constexpr double kAcceptLooksShare = 0.5;
+inline constexpr double accept_look_miss_rate(double miss) { return miss * kAcceptLooksShare / kMaxAcceptLooks; }
+inline constexpr double final_look_miss_rate(double miss) { return miss * (1 - kAcceptLooksShare); }
 // Categories expected fewer times than this are pooled together.
 inline constexpr double kMinExpectedCount = 50;
 
@@ -71,14 +82,33 @@ HomogeneityResult homogeneity_test(const std::vector<std::int64_t>& a, const std
 bool same_distribution(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b, double level = 1e-4);
 
 // The number of draws after which a chi-square test over `probs` at
-// `false_reject_rate` rejects, with probability at least 0.999 (normal
-// approximation of the noncentral chi-square), any distribution in which
-// some category's probability is off by `deviation`. At least `minimum`,
-// except for a distribution of one outcome, where a single draw of another
-// token fails the support check: then just enough draws (342 for 0.02) to
-// see one with probability 0.999 from a sampler off by `deviation`.
+// `false_reject_rate` rejects, with probability at least 1 - `miss_rate`
+// (normal approximation of the noncentral chi-square), any distribution in
+// which some category's probability is off by `deviation`. At least
+// `minimum`, except for a distribution of one outcome, where a single draw
+// of another token fails the support check: then just enough draws (342 for
+// 0.02 and 0.999) to see one with probability 1 - `miss_rate` from a
+// sampler off by `deviation`.
 std::int64_t draws_for_power(const std::vector<double>& probs, double deviation = kDetectableDeviation,
-                             double false_reject_rate = kFalseRejectRate, std::int64_t minimum = 20000);
+                             double false_reject_rate = kFalseRejectRate, double miss_rate = kMissRate,
+                             std::int64_t minimum = 20000);
+
+// The draws of a sequential test over `probs` at `false_reject_rate`, whose
+// first look comes after `first_look` draws: sized for the final look's
+// share of both rates; or, when the draws of a single look at the whole
+// rates fit in the first look (so there is no other look), those.
+std::int64_t draws_for_sequential_test(const std::vector<double>& probs, double false_reject_rate,
+                                       std::int64_t first_look);
+
+// True when `counts` (over categories) show that no category's probability
+// differs from `probs` by `deviation` or more: for every category, the
+// probabilities `deviation` above and below the expected one are each
+// rejected by a one-sided Chernoff bound, P(F <= f) <= exp(-n KL(f || p)),
+// at `miss_rate`. Whatever the sampler, if some category is off by at least
+// `deviation`, this returns true with probability at most `miss_rate`: the
+// early acceptance of a sequential test.
+bool fits_within(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
+                 double deviation = kDetectableDeviation, double miss_rate = kMissRate);
 
 // The number of draws for a two-sided support test over `probs`: enough
 // that a correct sampler draws every category of probability at least
