@@ -29,46 +29,32 @@ struct Timings {
   }
 };
 
-// True once most of the `repetitions` learner calls, by either clock, took
-// more than twice the limit the reference's slowest call so far allows:
-// the median of all of them would be over the limit unless the reference
-// became twice as slow, so the rest (seconds each, for a solution of the
-// wrong complexity) is not run.
-bool clearly_too_slow(const Timings& learner, const Timings& reference, double factor, double slack_ms,
-                      int repetitions) {
+// True once the learner calls made so far settle the median of all
+// `repetitions` either way, so the rest is not run:
+//   - too slow: most of them, by either clock, took more than twice the
+//     limit the reference's slowest call so far allows; the median would be
+//     over the limit unless the reference became twice as slow (the rest
+//     costs seconds a call for a solution of the wrong complexity);
+//   - fast enough: most of them, by both clocks, took at most half the
+//     limit the reference's fastest call allows; the median would be within
+//     it unless the reference became twice as fast (a correct solution's
+//     performance case is most of an edited run's last second).
+bool median_settled(const Timings& learner, const Timings& reference, double factor, double slack_ms,
+                    int repetitions) {
   const std::size_t majority = static_cast<std::size_t>(repetitions / 2 + 1);
   if (learner.cpu_ms.size() < majority || learner.cpu_ms.size() >= static_cast<std::size_t>(repetitions))
     return false;
+  bool fast_enough = true;
   for (bool cpu : {true, false}) {
     const std::vector<double>& mine = cpu ? learner.cpu_ms : learner.wall_ms;
     const std::vector<double>& theirs = cpu ? reference.cpu_ms : reference.wall_ms;
-    const double limit = factor * *std::max_element(theirs.begin(), theirs.end()) + slack_ms;
-    if (static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), [&](double t) { return t > 2 * limit; })) >=
-        majority)
-      return true;
-  }
-  return false;
-}
-
-// True once most of the `repetitions` learner calls, by both clocks, took
-// at most half the limit the reference's fastest call so far allows: the
-// median of all of them would be within the limit unless the reference
-// became twice as fast, so the rest is not run (a correct solution's
-// performance case is most of an edited run's last second).
-bool clearly_fast_enough(const Timings& learner, const Timings& reference, double factor, double slack_ms,
-                         int repetitions) {
-  const std::size_t majority = static_cast<std::size_t>(repetitions / 2 + 1);
-  if (learner.cpu_ms.size() < majority || learner.cpu_ms.size() >= static_cast<std::size_t>(repetitions))
-    return false;
-  for (bool cpu : {true, false}) {
-    const std::vector<double>& mine = cpu ? learner.cpu_ms : learner.wall_ms;
-    const std::vector<double>& theirs = cpu ? reference.cpu_ms : reference.wall_ms;
+    const double twice_limit = 2 * (factor * *std::max_element(theirs.begin(), theirs.end()) + slack_ms);
     const double half_limit = factor * *std::min_element(theirs.begin(), theirs.end()) / 2 + slack_ms;
-    if (static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), [&](double t) { return t <= half_limit; })) <
-        majority)
-      return false;
+    auto calls = [&](auto counts) { return static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), counts)); };
+    if (calls([&](double t) { return t > twice_limit; }) >= majority) return true;
+    fast_enough = fast_enough && calls([&](double t) { return t <= half_limit; }) >= majority;
   }
-  return true;
+  return fast_enough;
 }
 
 // A learner call that has used this many times the limit in CPU time (and
@@ -171,9 +157,7 @@ class PerformanceChecker : public Checker {
         return fail(&result, message, "value");
       }
       learner.add(call);
-      if (context.timing_on() && (clearly_too_slow(learner, reference, factor, slack_ms, repetitions) ||
-                                  clearly_fast_enough(learner, reference, factor, slack_ms, repetitions)))
-        break;
+      if (context.timing_on() && median_settled(learner, reference, factor, slack_ms, repetitions)) break;
     }
     if (!context.timing_on()) {
       result.message = context.timing_off_reason;

@@ -202,7 +202,8 @@ std::int64_t draws_for_power(const std::vector<double>& probs, double deviation,
   // this adds no false rejects). A sampler that puts `deviation` of its
   // mass elsewhere shows it within n draws with probability
   // 1 - (1 - deviation)^n, which is 1 - miss_rate from this n on.
-  if (std::count_if(probs.begin(), probs.end(), [](double p) { return p > 0; }) <= 1) return draws_to_see(deviation, miss_rate);
+  if (std::count_if(probs.begin(), probs.end(), [](double p) { return p > 0; }) <= 1)
+    return draws_to_see(deviation, miss_rate);
   for (std::int64_t n = minimum;; n = n + n / 8) {
     int groups = 0;
     std::vector<int> group = group_categories(probs, static_cast<double>(n), &groups);
