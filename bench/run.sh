@@ -83,7 +83,7 @@ if [ "${LATENCY:-1}" != 0 ]; then
 echo "latency of judge run (seconds; median of $runs, cold: 1 run)"
 echo "  edited: after an edit of a correct file; wrong: after an edit of a wrong one, to its first FAIL line"
 echo "  and to its verdict; alone: compile-alone of the correct file and of the wrong one; ratios are to"
-echo "  the same file's compile-alone"
+echo "  the same file's compile-alone, each judge run paired with one (medians of the per-pair ratios)"
 printf "%-21s %6s %7s %7s %7s %7s %7s %8s %9s %7s\n" problem cold edited cached alone wrong-1st wrong-end alone-w \
   "edited/a" "1st/a-w"
 for problem in "${problems[@]}"; do
@@ -91,17 +91,22 @@ for problem in "${problems[@]}"; do
   cp "$root/solutions/$problem/reference.hpp" "$solution"
   cache="$work/cache-$problem"
   cold=$(time_judge "$cache" "$solution")
-  edited=$(repeat eval 'edit "$solution"; time_judge "$cache" "$solution"' | median)
+  # Each judge run is paired with a compile-alone of the same file just
+  # after it, so that a slower minute of the machine moves both; the
+  # ratios are medians of the per-pair ratios.
+  edited_pairs=$(repeat eval 'edit "$solution"; echo "$(time_judge "$cache" "$solution") $(compile_alone "$solution")"')
+  edited=$(echo "$edited_pairs" | awk '{ print $1 }' | median)
+  alone=$(echo "$edited_pairs" | awk '{ print $2 }' | median)
   cached=$(repeat time_judge "$cache" "$solution" | median)
-  alone=$(repeat compile_alone "$solution" | median)
   wrong="$work/${problem}_wrong.hpp"
   cp "$root/solutions/$problem/$(first_wrong "$problem")" "$wrong"
-  wrong_times=$(repeat eval 'edit "$wrong"; time_wrong "$cache" "$wrong"')
-  first=$(echo "$wrong_times" | awk '{ print $1 }' | median)
-  verdict=$(echo "$wrong_times" | awk '{ print $2 }' | median)
-  alone_wrong=$(repeat compile_alone "$wrong" | median)
+  wrong_pairs=$(repeat eval 'edit "$wrong"; echo "$(time_wrong "$cache" "$wrong") $(compile_alone "$wrong")"')
+  first=$(echo "$wrong_pairs" | awk '{ print $1 }' | median)
+  verdict=$(echo "$wrong_pairs" | awk '{ print $2 }' | median)
+  alone_wrong=$(echo "$wrong_pairs" | awk '{ print $3 }' | median)
   printf "%-21s %6.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %8.2f %9.2f\n" "$problem" "$cold" "$edited" "$cached" \
-    "$alone" "$first" "$verdict" "$alone_wrong" "$(ratio "$edited" "$alone")" "$(ratio "$first" "$alone_wrong")"
+    "$alone" "$first" "$verdict" "$alone_wrong" "$(echo "$edited_pairs" | awk '{ print $1 / $2 }' | median)" \
+    "$(echo "$wrong_pairs" | awk '{ print $1 / $3 }' | median)"
 done
 fi
 

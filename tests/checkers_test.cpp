@@ -421,6 +421,63 @@ TEST(DistributionChecker, SamplerSupportWithStatedDrawsChecksOneWayOnly) {
   EXPECT_EQ(seeds_asked, 30u + 25u);  // and the repeats
 }
 
+TEST(DistributionChecker, SamplerSupportWithAStatedLeastIsSizedForItBothWays) {
+  // A case whose mistakes move at least `least` of the probability: every
+  // token that likely must come up, on the draws that one probability
+  // needs, far fewer than the 342 for 0.02.
+  Fixture f = sampler_fixture("sampler_support");
+  f.reference["probs"] = [](const json&) { return json{0.55, 0.3, 0.15, 0.0}; };
+  f.test.check_args["least"] = 0.15;
+  std::size_t seeds_asked = 0;
+  auto counting = [&](std::vector<double> probs) {
+    return FakeRunner([&seeds_asked, probs](const std::string&, const json& args) {
+      json tokens = json::array();
+      for (const json& seed : args["seeds"]) tokens.push_back(draw(probs, seed.get<std::uint64_t>()));
+      seeds_asked += tokens.size();
+      return value(tokens);
+    });
+  };
+  // The draws a correct sampler misses a 0.15 token in at most once in ten
+  // million runs of the case: (1 - 0.15)^n <= 1e-7 (the other two are
+  // likelier) and little more.
+  const std::size_t needed = static_cast<std::size_t>(std::ceil(std::log(1e-7) / std::log(0.85)));
+  FakeRunner correct = counting({0.55, 0.3, 0.15, 0.0});
+  EXPECT_EQ(f.run(correct).verdict, Verdict::kAccepted);
+  const std::size_t draws = seeds_asked - 25;  // less the repeated seeds
+  EXPECT_GE(draws, needed);
+  EXPECT_LT(draws, needed + needed / 8);
+  EXPECT_LT(draws, 342u) << "sized for 0.15, not for 0.02";
+
+  // The kept token of 0.15 dropped: it never comes up.
+  FakeRunner dropped = counting({0.65, 0.35, 0.0, 0.0});
+  TestResult result = f.run(dropped);
+  EXPECT_EQ(result.failure_kind, "distribution");
+  EXPECT_NE(result.message.find("token 2 never came up in "), std::string::npos) << result.message;
+  // Its mass on a token of probability 0 instead: a stray.
+  FakeRunner stray = counting({0.55, 0.3, 0.0, 0.15});
+  EXPECT_EQ(f.run(stray).failure_kind, "zero_probability");
+}
+
+TEST(DistributionChecker, SamplerSupportTakesDrawsOrLeastNotBoth) {
+  const Checker* checker = find_checker("sampler_support");
+  Fixture f = sampler_fixture("sampler_support");
+  const Operation& op = *f.problem.find_op("sample");
+  f.test.check_args["least"] = 0.2;
+  EXPECT_EQ(checker->problem_with(f.test, op), std::nullopt);
+  f.test.check_args["draws"] = 30;
+  EXPECT_EQ(checker->problem_with(f.test, op),
+            "check_args.draws and check_args.least exclude each other: least sizes the draws");
+  f.test.check_args.erase("draws");
+  for (json bad : {json(0), json(1.5), json("0.2")}) {
+    f.test.check_args["least"] = bad;
+    EXPECT_EQ(checker->problem_with(f.test, op), "check_args.least must be a probability above 0 and at most 1")
+        << bad;
+  }
+  Fixture full = sampler_fixture("distribution");
+  full.test.check_args["least"] = 0.2;
+  EXPECT_NE(find_checker("distribution")->problem_with(full.test, op), std::nullopt);
+}
+
 TEST(DistributionChecker, ARejectedCaseShape) {
   const Checker* checker = find_checker("distribution");
   Fixture f = sampler_fixture("distribution");

@@ -14,9 +14,13 @@
 // The expected distribution is the reference's `probs_op` on the same input.
 // `sampler_support` runs checks 1 and 2, for cases that exist to test which
 // tokens are kept, and adds the other direction: every token of probability
-// at least kDetectableDeviation comes up (draws_for_coverage sizes it). With
-// `check_args.draws`, for inputs too large to draw from even that often, it
-// runs checks 1 and 2 alone on that many draws.
+// at least kDetectableDeviation comes up (draws_for_coverage sizes it). A
+// case on an input where a draw is costly states instead, as
+// `check_args.least`, the smallest probability its mistakes move (a kept
+// token's whole probability, say): the draws are then sized for that
+// probability both ways, which takes far fewer. With `check_args.draws`,
+// for inputs too large to draw from even that often, it runs checks 1 and
+// 2 alone on that many draws.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,8 +59,15 @@ class SamplerChecker : public Checker {
     for (const auto& [key, value] : test.check_args.items()) {
       if (key == "probs_op" && value.is_string()) continue;
       if (key == "draws" && value.is_number_integer() && value.get<std::int64_t>() > 0 && !full_) continue;
-      return fmt::format("unexpected check_args.{} (expected probs_op{})", key, full_ ? "" : " and draws");
+      if (key == "least" && value.is_number() && value.get<double>() > 0 && value.get<double>() <= 1 && !full_)
+        continue;
+      if ((key == "draws" || key == "least") && !full_)
+        return fmt::format("check_args.{} must be {}", key,
+                           key == "draws" ? "a whole number of draws above 0" : "a probability above 0 and at most 1");
+      return fmt::format("unexpected check_args.{} (expected probs_op{})", key, full_ ? "" : ", and draws or least");
     }
+    if (test.check_args.contains("draws") && test.check_args.contains("least"))
+      return "check_args.draws and check_args.least exclude each other: least sizes the draws";
     if (!test.check_args.contains("probs_op")) return "check_args.probs_op must name the op giving the probabilities";
     return std::nullopt;
   }
@@ -68,8 +79,9 @@ class SamplerChecker : public Checker {
     std::vector<double> probs = probs_json.get<std::vector<double>>();
     // sampler_support with a stated number of draws checks one way only.
     const bool coverage = !full_ && !test.check_args.contains("draws");
+    const double least = test.check_args.value("least", kDetectableDeviation);
     std::int64_t draws = full_      ? draws_for_sequential_test(probs, kFalseRejectRate, kFirstBatch)
-                         : coverage ? draws_for_coverage(probs)
+                         : coverage ? draws_for_coverage(probs, least)
                                     : test.check_args["draws"].get<std::int64_t>();
 
     std::vector<std::uint64_t> seeds = case_seeds(context, static_cast<std::size_t>(draws));
@@ -104,7 +116,7 @@ class SamplerChecker : public Checker {
     }
     if (coverage) {
       for (std::size_t token = 0; token < probs.size(); ++token)
-        if (probs[token] >= kDetectableDeviation && counts[token] == 0) {
+        if (probs[token] >= least && counts[token] == 0) {
           result.returned = counts;  // the histogram, to match against known mistakes
           return fail(&result,
                       fmt::format("token {} never came up in {} seeded draws, though its probability is {:.4f}; a "
