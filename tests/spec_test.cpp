@@ -226,6 +226,34 @@ TEST_F(SpecTest, NumbersAcceptYamlInfinityAndNanSpellings) {
   EXPECT_EQ(xs[5].get<double>(), -300.0);
 }
 
+TEST_F(SpecTest, UntypedScalarsAreWhatTheySpell) {
+  write("demo/problem.yaml", kMinimal);
+  write("demo/hidden/any.yaml",
+        "cases:\n"
+        "  - name: any\n"
+        "    op: g\n"
+        "    input: {m: [[1]]}\n"
+        "    expect: {int: -7, real: 2.5, exp: 1e3, inf: -.inf, nan: .nan, word: abc, quoted: \"12\",\n"
+        "             flag: true, big: 99999999999999999999, list: [1, 0.5, x]}\n");
+  Problem problem = load_problem("demo", checker_case_rules());
+  ASSERT_EQ(problem.hidden.size(), 1u);
+  const nlohmann::json& got = *problem.hidden[0].expect;
+  EXPECT_TRUE(got["int"].is_number_integer());
+  EXPECT_EQ(got["int"].get<std::int64_t>(), -7);
+  EXPECT_TRUE(got["real"].is_number_float());
+  EXPECT_EQ(got["real"].get<double>(), 2.5);
+  EXPECT_TRUE(got["exp"].is_number_float());
+  EXPECT_EQ(got["exp"].get<double>(), 1000.0);
+  EXPECT_EQ(got["inf"].get<double>(), -INFINITY);
+  EXPECT_TRUE(std::isnan(got["nan"].get<double>()));
+  EXPECT_EQ(got["word"], "abc");
+  EXPECT_EQ(got["quoted"], "12");
+  EXPECT_EQ(got["flag"], true);
+  // Past int64: a number, not a wrapped integer.
+  EXPECT_TRUE(got["big"].is_number_float());
+  EXPECT_EQ(got["list"], nlohmann::json::parse("[1, 0.5, \"x\"]"));
+}
+
 TEST_F(SpecTest, GeneratorsExpandDeterministically) {
   write("demo/problem.yaml",
         with(kMinimal, "input: {x: 1.0, xs: [1, 2]}",

@@ -136,30 +136,26 @@ json expand(const json& description) {
   return out;
 }
 
-json read_any(const YAML::Node& node, const std::string& file, const std::string& key) {
+// An untyped value: lists, mappings, and scalars as what they spell (a
+// quoted scalar is a string).
+json read_any(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Sequence: {
       json out = json::array();
-      for (const auto& item : node) out.push_back(read_any(item, file, key));
+      for (const auto& item : node) out.push_back(read_any(item));
       return out;
     }
     case YAML::NodeType::Map: {
       json out = json::object();
-      for (const auto& entry : node) out[entry.first.Scalar()] = read_any(entry.second, file, entry.first.Scalar());
+      for (const auto& entry : node) out[entry.first.Scalar()] = read_any(entry.second);
       return out;
     }
     case YAML::NodeType::Scalar: {
       const std::string& text = node.Scalar();
       if (node.Tag() == "!") return text;  // quoted: a string
       if (text == "true" || text == "false") return text == "true";
-      try {
-        return read_integer(node, file, key);
-      } catch (const SpecError&) {
-      }
-      try {
-        return read_number(node, file, key);
-      } catch (const SpecError&) {
-      }
+      if (std::optional<std::int64_t> integer = parse_integer(text)) return *integer;
+      if (std::optional<double> number = parse_number(text)) return *number;
       return text;
     }
     default: return nullptr;
@@ -254,7 +250,7 @@ json read_typed_value(const YAML::Node& node, ValueType type, const std::string&
     case ValueType::kSeed: return read_unsigned(node, file, key);
     case ValueType::kBool: return read_bool(node, file, key);
     case ValueType::kString: return read_string(node, file, key);
-    case ValueType::kAny: return read_any(node, file, key);
+    case ValueType::kAny: return read_any(node);
     case ValueType::kDoubles: {
       if (node.IsMap()) return read_generator(node, file, key, {"n"}, /*allow_set=*/true);
       sequence("a list of numbers or a generator");

@@ -92,14 +92,19 @@ std::string read_string(const YAML::Node& node, const std::string& file, const s
   return node.Scalar();
 }
 
-std::int64_t read_integer(const YAML::Node& node, const std::string& file, const std::string& key) {
-  if (!node.IsScalar()) expected(node, file, key, "an integer");
-  const std::string& text = node.Scalar();
+std::optional<std::int64_t> parse_integer(const std::string& text) {
   char* end = nullptr;
   errno = 0;
   long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE) expected(node, file, key, "an integer");
+  if (text.empty() || *end != '\0' || errno == ERANGE) return std::nullopt;
   return value;
+}
+
+std::int64_t read_integer(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "an integer");
+  std::optional<std::int64_t> value = parse_integer(node.Scalar());
+  if (!value) expected(node, file, key, "an integer");
+  return *value;
 }
 
 std::uint64_t read_unsigned(const YAML::Node& node, const std::string& file, const std::string& key) {
@@ -113,9 +118,7 @@ std::uint64_t read_unsigned(const YAML::Node& node, const std::string& file, con
   return value;
 }
 
-double read_number(const YAML::Node& node, const std::string& file, const std::string& key) {
-  if (!node.IsScalar()) expected(node, file, key, "a number");
-  std::string text = node.Scalar();
+std::optional<double> parse_number(const std::string& text) {
   std::string lower = text;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lower == ".inf" || lower == "+.inf") return std::numeric_limits<double>::infinity();
@@ -128,9 +131,15 @@ double read_number(const YAML::Node& node, const std::string& file, const std::s
   // inf: insist on YAML's spelling for infinities.
   bool plain = text.find_first_of("iInNxX") == std::string::npos;
   bool overflow = errno == ERANGE && std::isinf(value);
-  if (text.empty() || *end != '\0' || !plain || overflow)
-    expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
+  if (text.empty() || *end != '\0' || !plain || overflow) return std::nullopt;
   return value;
+}
+
+double read_number(const YAML::Node& node, const std::string& file, const std::string& key) {
+  if (!node.IsScalar()) expected(node, file, key, "a number");
+  std::optional<double> value = parse_number(node.Scalar());
+  if (!value) expected(node, file, key, "a number (.inf, -.inf and .nan allowed)");
+  return *value;
 }
 
 bool read_bool(const YAML::Node& node, const std::string& file, const std::string& key) {

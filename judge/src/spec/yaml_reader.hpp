@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ class MapReader {
   std::string file_;
   std::string what_;
 };
+
+// A scalar's text as YAML spells an integer or a number (.inf, -.inf and
+// .nan included); nullopt when it is not one. The readers below throw
+// instead, naming the file, line and key; these are for telling what an
+// untyped scalar is without the cost of an error for every non-integer.
+std::optional<std::int64_t> parse_integer(const std::string& text);
+std::optional<double> parse_number(const std::string& text);
 
 // Scalar readers used by the typed value conversion; `key` names the value.
 std::string read_string(const YAML::Node& node, const std::string& file, const std::string& key);
