@@ -418,7 +418,12 @@ TEST(DistributionChecker, SamplerSupportWithStatedDrawsChecksOneWayOnly) {
     return value(tokens);
   });
   EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
-  EXPECT_EQ(seeds_asked, 30u + 25u);  // and the repeats
+  // And the repeats: a quarter of the draws, but never fewer than catch a
+  // seed-ignoring sampler with probability 0.999, (0.5^2 + 0.3^2 + 0.2^2)^r
+  // <= 0.001.
+  const std::size_t repeats = static_cast<std::size_t>(std::ceil(std::log(1e-3) / std::log(0.38)));
+  EXPECT_EQ(repeats, 8u);
+  EXPECT_EQ(seeds_asked, 30u + repeats);
 }
 
 TEST(DistributionChecker, SamplerSupportWithAStatedLeastIsSizedForItBothWays) {
@@ -428,12 +433,12 @@ TEST(DistributionChecker, SamplerSupportWithAStatedLeastIsSizedForItBothWays) {
   Fixture f = sampler_fixture("sampler_support");
   f.reference["probs"] = [](const json&) { return json{0.55, 0.3, 0.15, 0.0}; };
   f.test.check_args["least"] = 0.15;
-  std::size_t seeds_asked = 0;
+  std::vector<std::size_t> requests;  // seeds per request: the draws, then the repeats
   auto counting = [&](std::vector<double> probs) {
-    return FakeRunner([&seeds_asked, probs](const std::string&, const json& args) {
+    return FakeRunner([&requests, probs](const std::string&, const json& args) {
       json tokens = json::array();
       for (const json& seed : args["seeds"]) tokens.push_back(draw(probs, seed.get<std::uint64_t>()));
-      seeds_asked += tokens.size();
+      requests.push_back(tokens.size());
       return value(tokens);
     });
   };
@@ -443,7 +448,9 @@ TEST(DistributionChecker, SamplerSupportWithAStatedLeastIsSizedForItBothWays) {
   const std::size_t needed = static_cast<std::size_t>(std::ceil(std::log(1e-7) / std::log(0.85)));
   FakeRunner correct = counting({0.55, 0.3, 0.15, 0.0});
   EXPECT_EQ(f.run(correct).verdict, Verdict::kAccepted);
-  const std::size_t draws = seeds_asked - 25;  // less the repeated seeds
+  ASSERT_EQ(requests.size(), 2u);
+  const std::size_t draws = requests[0];
+  EXPECT_EQ(requests[1], draws / 4);  // the repeats: more than the 8 a seed-ignoring sampler needs here
   EXPECT_GE(draws, needed);
   EXPECT_LT(draws, needed + needed / 8);
   EXPECT_LT(draws, 342u) << "sized for 0.15, not for 0.02";
@@ -456,6 +463,35 @@ TEST(DistributionChecker, SamplerSupportWithAStatedLeastIsSizedForItBothWays) {
   // Its mass on a token of probability 0 instead: a stray.
   FakeRunner stray = counting({0.55, 0.3, 0.0, 0.15});
   EXPECT_EQ(f.run(stray).failure_kind, "zero_probability");
+}
+
+TEST(DistributionChecker, AFewCostlyDrawsAreRepeatedAsOftenAsAnIgnoredSeedNeeds) {
+  // Two tokens of 0.45 each: about 30 draws show both, and a quarter of
+  // them (8) would repeat too few seeds to catch, with probability 0.999, a
+  // sampler that ignores its seed (sum p^2 = 0.415: 8 repeats).
+  Fixture f = sampler_fixture("sampler_support");
+  f.reference["probs"] = [](const json&) { return json{0.45, 0.45, 0.1}; };
+  f.test.check_args["least"] = 0.4;
+  std::vector<std::size_t> requests;
+  FakeRunner correct([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back(draw({0.45, 0.45, 0.1}, seed.get<std::uint64_t>()));
+    requests.push_back(tokens.size());
+    return value(tokens);
+  });
+  EXPECT_EQ(f.run(correct).verdict, Verdict::kAccepted);
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_LT(requests[0], 40u);
+  EXPECT_EQ(requests[1], static_cast<std::size_t>(repeats_to_see_an_ignored_seed({0.45, 0.45, 0.1})));
+  EXPECT_GT(requests[1], requests[0] / 4);
+
+  // A sampler that ignores its seed, drawing from one generator seeded once,
+  // is caught by them.
+  std::mt19937_64 generator(42);
+  std::discrete_distribution<int> pick({0.45, 0.45, 0.1});
+  FakeRunner ignoring = sampler([&](std::uint64_t) { return pick(generator); });
+  TestResult ignored = f.run(ignoring);
+  EXPECT_EQ(ignored.failure_kind, "nondeterministic") << ignored.message;
 }
 
 TEST(DistributionChecker, SamplerSupportTakesDrawsOrLeastNotBoth) {

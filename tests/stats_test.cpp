@@ -279,5 +279,22 @@ TEST(DrawsForSequentialTest, SpendsBothRatesOverTheLooksUnlessOneLookSuffices) {
   EXPECT_EQ(draws_for_sequential_test({0.0, 1.0}, kFalseRejectRate, 2000), 342);
 }
 
+TEST(RepeatsToSeeAnIgnoredSeed, CatchASamplerThatDrawsAfreshOnARepeatAtTheMissRate) {
+  // A seed-ignoring sampler of the right distribution repeats a token with
+  // probability sum p^2 = 0.5: ten repeats all agree with probability
+  // 2^-10 < 0.001, nine with 2^-9 > 0.001.
+  EXPECT_EQ(repeats_to_see_an_ignored_seed({0.5, 0.5}), 10);
+  for (const std::vector<double>& probs :
+       {std::vector<double>{0.4, 0.4, 0.1, 0.1}, {0.9, 0.1}, {0.25, 0.25, 0.25, 0.25}, {0.98, 0.02}}) {
+    double agree = 0;
+    for (double p : probs) agree += p * p;
+    const std::int64_t r = repeats_to_see_an_ignored_seed(probs);
+    EXPECT_LE(std::pow(agree, static_cast<double>(r)), kMissRate);
+    EXPECT_GT(std::pow(agree, static_cast<double>(r - 1)), kMissRate);
+  }
+  // With every draw the same token, no repeat can tell.
+  EXPECT_EQ(repeats_to_see_an_ignored_seed({0.0, 1.0, 0.0}), -1);
+}
+
 }  // namespace
 }  // namespace judge

@@ -41,7 +41,6 @@ using nlohmann::json;
 constexpr std::size_t kSeedsPerRequest = 4000;
 constexpr std::size_t kFirstBatch = 2000;
 constexpr std::size_t kRepeatedSeeds = 500;
-constexpr std::size_t kMinRepeatedSeeds = 25;
 
 class SamplerChecker : public Checker {
  public:
@@ -105,7 +104,7 @@ class SamplerChecker : public Checker {
       tokens.insert(tokens.end(), got.begin(), got.end());
       for (int token : got) ++counts[static_cast<std::size_t>(token)];
       const bool first_batch = start == size;
-      if (first_batch && !deterministic(context, seeds, tokens, &result)) return result;
+      if (first_batch && !deterministic(context, probs, seeds, tokens, &result)) return result;
       if (full_ && start < seeds.size() && looks++ < kMaxEarlyLooks) {
         FitResult early = chi_square_fit(probs, counts, early_look_rate(kFalseRejectRate));
         if (early.rejected) return misfit(early, tokens.size(), draws, counts, &result);
@@ -136,14 +135,17 @@ class SamplerChecker : public Checker {
  private:
   // The first seeds again, in reverse order and in a request of their own,
   // right after the first batch: a sampler that ignores its seed, or keeps
-  // state between calls, differs. A quarter of a small draw (at least
-  // kMinRepeatedSeeds) is plenty: a seed-ignoring sampler differs on a
-  // repeat with the probability that two draws differ, and each repeat on a
-  // large vocabulary costs a full call. False (verdict in *result) when not.
-  static bool deterministic(CheckContext& context, const std::vector<std::uint64_t>& seeds,
-                            const std::vector<int>& tokens, TestResult* result) {
-    std::size_t repeats =
-        std::min({kRepeatedSeeds, tokens.size(), std::max(kMinRepeatedSeeds, seeds.size() / 4)});
+  // state between calls, differs. A quarter of a small draw is plenty, and
+  // never fewer than catch such a sampler with probability 0.999 (it
+  // differs on a repeat with the probability that two draws differ): a case
+  // of few draws is one where each costs a full pass over a large
+  // vocabulary. False (verdict in *result) when not.
+  static bool deterministic(CheckContext& context, const std::vector<double>& probs,
+                            const std::vector<std::uint64_t>& seeds, const std::vector<int>& tokens,
+                            TestResult* result) {
+    const std::int64_t needed = repeats_to_see_an_ignored_seed(probs);
+    const std::size_t least = needed < 0 ? 0 : static_cast<std::size_t>(needed);  // < 0: no repeat can tell
+    std::size_t repeats = std::min({kRepeatedSeeds, tokens.size(), std::max(least, seeds.size() / 4)});
     std::vector<std::uint64_t> again(seeds.rend() - static_cast<long>(repeats), seeds.rend());
     std::vector<int> redrawn;
     if (!draw(context, again, &redrawn, result)) return false;

@@ -263,4 +263,11 @@ std::int64_t draws_for_coverage(const std::vector<double>& probs, double least, 
   return n;
 }
 
+std::int64_t repeats_to_see_an_ignored_seed(const std::vector<double>& probs, double miss_rate) {
+  double agree = 0;
+  for (double p : probs) agree += p * p;
+  if (agree >= 1 - 1e-12) return -1;
+  return static_cast<std::int64_t>(std::ceil(std::log(miss_rate) / std::log(agree)));
+}
+
 }  // namespace judge

@@ -118,4 +118,11 @@ bool fits_within(const std::vector<double>& probs, const std::vector<std::int64_
 std::int64_t draws_for_coverage(const std::vector<double>& probs, double least = kDetectableDeviation,
                                 double false_reject_rate = kFalseRejectRate);
 
+// The repeated seeds that catch, except with probability `miss_rate`, a
+// sampler that ignores its seed (or keeps state between calls) while
+// drawing from `probs`: a repeat gives the same token again with
+// probability sum p^2, the chance that two independent draws agree. None
+// suffice when one category holds all the probability (returns -1).
+std::int64_t repeats_to_see_an_ignored_seed(const std::vector<double>& probs, double miss_rate = kMissRate);
+
 }  // namespace judge
