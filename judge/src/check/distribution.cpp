@@ -144,8 +144,8 @@ class SamplerChecker : public Checker {
                             const std::vector<std::uint64_t>& seeds, const std::vector<int>& tokens,
                             TestResult* result) {
     const std::int64_t needed = repeats_to_see_an_ignored_seed(probs);
-    const std::size_t least = needed < 0 ? 0 : static_cast<std::size_t>(needed);  // < 0: no repeat can tell
-    std::size_t repeats = std::min({kRepeatedSeeds, tokens.size(), std::max(least, seeds.size() / 4)});
+    const std::size_t at_least = needed < 0 ? 0 : static_cast<std::size_t>(needed);  // < 0: no repeat can tell
+    std::size_t repeats = std::min({kRepeatedSeeds, tokens.size(), std::max(at_least, seeds.size() / 4)});
     std::vector<std::uint64_t> again(seeds.rend() - static_cast<long>(repeats), seeds.rend());
     std::vector<int> redrawn;
     if (!draw(context, again, &redrawn, result)) return false;
