@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "spec/typed_values.hpp"
 
@@ -277,6 +278,34 @@ TEST(DrawsForSequentialTest, SpendsBothRatesOverTheLooksUnlessOneLookSuffices) {
   EXPECT_LT(static_cast<double>(sequential), 1.2 * static_cast<double>(single)) << "the shares cost little";
   // One outcome: one look of 342 draws, at the whole miss rate.
   EXPECT_EQ(draws_for_sequential_test({0.0, 1.0}, kFalseRejectRate, 2000), 342);
+}
+
+// Histograms of `n` draws from `probs` with std::discrete_distribution.
+std::vector<std::int64_t> histogram(const std::vector<double>& probs, int n, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  std::discrete_distribution<int> pick(probs.begin(), probs.end());
+  std::vector<std::int64_t> counts(probs.size(), 0);
+  for (int i = 0; i < n; ++i) ++counts[static_cast<std::size_t>(pick(generator))];
+  return counts;
+}
+
+TEST(SameDistribution, TellsSamplersApartOnlyByWhatTheirDrawsShow) {
+  EXPECT_TRUE(same_distribution(histogram({0.5, 0.3, 0.2}, 2000, 1), histogram({0.5, 0.3, 0.2}, 2000, 2)));
+  EXPECT_FALSE(same_distribution(histogram({0.5, 0.3, 0.2}, 2000, 1), histogram({0.2, 0.3, 0.5}, 2000, 2)));
+
+  // Two samplers spread over a large vocabulary: 40 draws each, nearly all
+  // on tokens drawn once. Alike when both are spread...
+  const std::vector<double> flat(100000, 1.0 / 100000);
+  const std::vector<std::int64_t> spread_a = histogram(flat, 40, 3), spread_b = histogram(flat, 40, 4);
+  EXPECT_TRUE(same_distribution(spread_a, spread_b));
+  // ...and not alike when one puts its draws on two tokens, though a test
+  // over the single draws alone would find nothing (each category holds one
+  // draw of one side or the other, whatever the samplers).
+  std::vector<double> two(100000, 0.0);
+  two[4464] = two[65535] = 0.5;
+  const std::vector<std::int64_t> concentrated = histogram(two, 40, 5);
+  EXPECT_FALSE(same_distribution(concentrated, spread_a));
+  EXPECT_LT(homogeneity_test(concentrated, spread_a).p_value, 1e-6);
 }
 
 TEST(RepeatsToSeeAnIgnoredSeed, CatchASamplerThatDrawsAfreshOnARepeatAtTheMissRate) {

@@ -138,14 +138,23 @@ HomogeneityResult homogeneity_test(const std::vector<std::int64_t>& a, const std
     total_a += static_cast<double>(a[i]), total_b += static_cast<double>(b[i]);
   if (total_a == 0 || total_b == 0) return result;
   int categories = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    double row = static_cast<double>(a[i] + b[i]);
-    if (row == 0) continue;
+  auto add = [&](double in_a, double in_b) {
+    const double row = in_a + in_b;
+    if (row == 0) return;
     ++categories;
     double expected_a = row * total_a / (total_a + total_b), expected_b = row * total_b / (total_a + total_b);
     result.statistic +=
-        (a[i] - expected_a) * (a[i] - expected_a) / expected_a + (b[i] - expected_b) * (b[i] - expected_b) / expected_b;
+        (in_a - expected_a) * (in_a - expected_a) / expected_a + (in_b - expected_b) * (in_b - expected_b) / expected_b;
+  };
+  double rare_a = 0, rare_b = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] + b[i] < kHomogeneityPoolBelow) {
+      rare_a += static_cast<double>(a[i]), rare_b += static_cast<double>(b[i]);
+      continue;
+    }
+    add(static_cast<double>(a[i]), static_cast<double>(b[i]));
   }
+  add(rare_a, rare_b);
   if (categories < 2) return HomogeneityResult{};
   result.degrees_of_freedom = categories - 1;
   result.p_value = chi_square_upper_tail(result.statistic, result.degrees_of_freedom);

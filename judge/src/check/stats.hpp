@@ -66,8 +66,13 @@ FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std
 
 // Pearson's chi-square test of homogeneity of two histograms over the same
 // categories: whether they could come from one distribution. Categories
-// empty in both do not count; with fewer than two left, the statistic is 0
-// and the p-value 1.
+// empty in both do not count, and those holding fewer than
+// kHomogeneityPoolBelow draws in both together are pooled into one (the
+// chi-square approximation needs a few draws a category: two samples of a
+// sampler spread over 131,072 tokens are mostly single draws, and unpooled
+// any two such histograms, however different, pass). With fewer than two
+// categories left, the statistic is 0 and the p-value 1.
+constexpr std::int64_t kHomogeneityPoolBelow = 5;
 struct HomogeneityResult {
   double statistic = 0;
   int degrees_of_freedom = 0;
