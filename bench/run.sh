@@ -81,9 +81,10 @@ compile_alone() {  # solution -> seconds
 
 if [ "${LATENCY:-1}" != 0 ]; then
 echo "latency of judge run (seconds; median of $runs, cold: 1 run)"
-echo "  edited: after an edit of a correct file; wrong: after an edit of a wrong one, to its first FAIL line"
-echo "  and to its verdict; alone: compile-alone of the correct file and of the wrong one; ratios are to"
-echo "  the same file's compile-alone, each judge run paired with one (medians of the per-pair ratios)"
+echo "  edited: after an edit of a correct file (JSON report); wrong: after an edit of a wrong one, to its"
+echo "  first FAIL line of the text report (quick preview included) and to its verdict; alone: compile-alone"
+echo "  of the correct file and of the wrong one; ratios are to the same file's compile-alone, each judge run"
+echo "  paired with one (medians of the per-pair ratios)"
 printf "%-21s %6s %7s %7s %7s %7s %7s %8s %9s %7s\n" problem cold edited cached alone wrong-1st wrong-end alone-w \
   "edited/a" "1st/a-w"
 for problem in "${problems[@]}"; do

@@ -72,6 +72,18 @@ TEST(PracticeLoop, AFailingHiddenCaseShowsItsNoteInputExpectedAndGot) {
   EXPECT_NE(after.find("got:      [2.718281828, 1, 0.3678794412]"), std::string::npos) << run.out;
 }
 
+TEST(PracticeLoop, EachFailureIsShownOnceWhateverTheQuickPreviewShowedFirst) {
+  // The text report shows the -Og preview's results while the -O2 runner
+  // compiles, and then the -O2 runner's where they differ: a failure both
+  // see is one FAIL line, however far the preview got.
+  Scratch scratch("preview_once");
+  JudgeRun run = scratch.judge({"run", "draws", "--solution", scratch.wrong(), "--no-shrink"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_EQ(count_of(run.out, "FAIL  hidden three_logits"), 1u) << run.out;
+  EXPECT_EQ(count_of(run.out, "example_flat"), 1u) << run.out;
+  EXPECT_EQ(run.out.find("quick build's run"), std::string::npos) << run.out;
+}
+
 TEST(PracticeLoop, AGeneratedInputIsShownAsItsGeneratorAndJsonCarriesIt) {
   Scratch scratch("generated_input");
   JudgeRun text = scratch.judge({"run", "draws", "--solution", scratch.wrong()});

@@ -190,6 +190,32 @@ TEST_F(ProcessTest, FloodIsCappedWhileTheTotalCountsEverything) {
   EXPECT_EQ(result.output.size(), 1u << 20) << "run_command keeps the first MiB";
 }
 
+TEST_F(ProcessTest, ACancelledCommandIsKilledAndSaysSo) {
+  CancelSignal cancel;
+  std::thread raiser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel.raise();
+  });
+  CommandResult result = run_command(shell("sleep 100 & echo started; sleep 100; wait"), 100000, 1 << 20, &cancel);
+  raiser.join();
+  EXPECT_TRUE(result.started);
+  EXPECT_TRUE(result.cancelled);
+  EXPECT_FALSE(result.timed_out) << "a cancel is not the time limit";
+  EXPECT_EQ(result.status.signal, SIGKILL);
+  EXPECT_EQ(result.output, "started\n");
+  // Once raised, nothing more starts.
+  CommandResult after = run_command(shell("echo never"), 5000, 1 << 20, &cancel);
+  EXPECT_FALSE(after.started);
+  EXPECT_TRUE(after.cancelled);
+  EXPECT_EQ(after.output, "");
+  // An unraised signal changes nothing.
+  CancelSignal quiet;
+  CommandResult ordinary = run_command(shell("echo fine"), 5000, 1 << 20, &quiet);
+  EXPECT_TRUE(ordinary.status.exited);
+  EXPECT_FALSE(ordinary.cancelled);
+  EXPECT_EQ(ordinary.output, "fine\n");
+}
+
 TEST(CapturedOutput, KeepsTheHeadAndCountsTheRest) {
   CapturedOutput capture(5);
   capture.append("abc", 3);
@@ -569,6 +595,21 @@ TEST_F(FakeRunnerTest, ACallOverItsCpuBudgetIsStoppedBeforeItsTimeLimit) {
   request.set_cpu_budget_ms(2000);
   CallResult within = session.call(request, 5000);
   EXPECT_EQ(within.outcome, CallResult::Outcome::kValue) << within.detail;
+}
+
+TEST_F(FakeRunnerTest, AnInterruptedSessionEndsItsCallAndStartsNoOther) {
+  RunnerSession session(install_fake("silent").string(), RunnerLimits{});
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    session.interrupt();
+  });
+  CallResult call = session.call("op", nlohmann::json::object(), 60000);
+  interrupter.join();
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kDied) << call.detail;
+  EXPECT_LT(call.wall_ms, 30000) << "the call waited for its limit instead";
+  CallResult after = session.call("op", nlohmann::json::object(), 300);
+  EXPECT_EQ(after.outcome, CallResult::Outcome::kNotStarted) << after.detail;
+  EXPECT_NE(after.detail.find("interrupted"), std::string::npos) << after.detail;
 }
 
 TEST_F(FakeRunnerTest, ACpuBudgetNeverStopsARunnerThatOnlyWaits) {

@@ -23,9 +23,10 @@ namespace judge {
 namespace {
 namespace fs = std::filesystem;
 
-// Runs `reporter` over `results` and returns what it wrote.
+// Runs `reporter` over `results` and returns what it wrote; `previewed`,
+// when given, are shown as the quick preview's results before the cases.
 std::string render(std::unique_ptr<Reporter> (*make)(std::FILE*), const std::vector<ProblemResult>& results,
-                   const Problem* problem = nullptr) {
+                   const Problem* problem = nullptr, const std::vector<TestResult>& previewed = {}) {
   char* buffer = nullptr;
   std::size_t size = 0;
   std::FILE* out = open_memstream(&buffer, &size);
@@ -35,6 +36,7 @@ std::string render(std::unique_ptr<Reporter> (*make)(std::FILE*), const std::vec
       Problem fallback;
       fallback.slug = result.problem;
       reporter->begin_problem(problem ? *problem : fallback, result.solution);
+      for (const TestResult& test : previewed) reporter->case_previewed(test);
       for (const TestResult& test : result.tests) reporter->case_finished(test);
       reporter->problem_finished(result);
     }
@@ -427,6 +429,64 @@ TEST(Hints, EveryFormatShowsEachHint) {
   ASSERT_EQ(json["hints"].size(), 2u) << json;
   EXPECT_EQ(json["hints"][1]["cases"], nlohmann::json::array({"third"}));
   EXPECT_EQ(json["tests"][2]["hint"], "forgets to renormalize");
+}
+
+// The text report of a problem whose quick preview judged `previewed`
+// before the -O2 runner judged `result`.
+std::string render_with_preview(const std::vector<TestResult>& previewed, const ProblemResult& result) {
+  return render(make_plain_text_reporter, {result}, nullptr, previewed);
+}
+
+bool shows_previews(std::unique_ptr<Reporter> (*make)(std::FILE*)) {
+  std::FILE* out = std::tmpfile();
+  bool shows = make(out)->shows_previews();
+  std::fclose(out);
+  return shows;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+TEST(PlainText, APreviewedCaseIsPrintedOnceWhenTheO2RunnerAgrees) {
+  ProblemResult result = wrong_result();
+  std::vector<TestResult> previewed = {result.tests[0], result.tests[1]};
+  previewed[1].message = "max error, worded by the quick build";  // the verdict decides, not the words
+  std::string text = render_with_preview(previewed, result);
+  EXPECT_EQ(occurrences(text, "example_1"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "nasty"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "loops"), 1u) << "a case the preview did not reach is printed as usual: " << text;
+  EXPECT_LT(text.find("example_1"), text.find("loops")) << text;
+  EXPECT_EQ(text.find("quick build's run"), std::string::npos) << text;
+  EXPECT_NE(text.find("top_p: wrong_answer (1 of 3 cases passed)"), std::string::npos) << text;
+  // Every format other than text shows no preview: the -O2 results alone.
+  for (auto make : {make_json_reporter, make_junit_reporter, make_exercism_reporter, make_gradescope_reporter})
+    EXPECT_FALSE(shows_previews(make));
+  EXPECT_TRUE(shows_previews(make_plain_text_reporter));
+}
+
+TEST(PlainText, APreviewTheO2RunnerContradictsIsCorrectedWithANote) {
+  ProblemResult result;
+  result.problem = "toy";
+  result.solution = "toy.hpp";
+  result.verdict = Verdict::kAccepted;
+  result.tests = {test_result("first", Verdict::kAccepted), test_result("second", Verdict::kAccepted)};
+  std::vector<TestResult> previewed = {test_result("first", Verdict::kWrongAnswer, "index 0: expected 1, got 2")};
+  std::string text = render_with_preview(previewed, result);
+  std::size_t fail = text.find("FAIL  sample first");
+  std::size_t pass = text.find("pass  sample first");
+  ASSERT_NE(fail, std::string::npos) << text;
+  ASSERT_NE(pass, std::string::npos) << text;
+  EXPECT_LT(fail, pass) << text;
+  std::size_t note = text.find("note: the quick build's run of this case, above, gave wrong_answer");
+  ASSERT_NE(note, std::string::npos) << text;
+  EXPECT_GT(note, pass) << text;
+  EXPECT_NE(text.find("undefined behaviour"), std::string::npos) << text;
+  EXPECT_NE(text.find("--sanitize"), std::string::npos) << text;
+  EXPECT_EQ(occurrences(text, "second"), 1u) << text;
+  EXPECT_NE(text.find("toy: accepted (2 of 2 cases passed)"), std::string::npos) << text;
 }
 }  // namespace
 }  // namespace judge

@@ -26,6 +26,12 @@ constexpr const char* kSolutionName = "solution.hpp";
 constexpr const char* kAdapterName = "adapter.cpp";
 constexpr const char* kRunnerName = "runner";
 constexpr const char* kLearnerUnitName = "learner.cpp";
+// A quick build's optimization level, after the shared flags, for the
+// learner's translation unit alone: the precompiled prelude and the
+// adapter's object are the -O2 build's (GCC takes a prelude precompiled at
+// -O2 for an -Og compile: the two define the same macros), so a quick build
+// compiles nothing but the learner's file, even in an empty cache.
+constexpr const char* kQuickLevel = "-Og";
 
 // How an adapter includes its bindings whatever the package is named: a
 // package copied under another name keeps compiling.
@@ -111,7 +117,7 @@ std::vector<std::string> compiler_argv(const Paths& paths, const BuildInputs& in
 // includes the solution and both are compiled.
 std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& inputs, const AdapterSources& sources,
                                        const std::string& solution, const std::vector<std::string>& flags,
-                                       const std::string& work) {
+                                       const std::vector<std::string>& learner_flags, const std::string& work) {
   std::vector<std::string> argv = compiler_argv(paths, inputs, sources.adapter + sources.bindings, flags);
   std::vector<std::string> objects;
   write_file_atomically((fs::path(work) / kSolutionName).string(), solution);
@@ -126,6 +132,7 @@ std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& in
                           fmt::format("#include \"{}\"\n", sources.bindings_file()));
     objects = {kLearnerUnitName, adapter};
   }
+  argv.insert(argv.end(), learner_flags.begin(), learner_flags.end());
   argv.push_back(fmt::format("-DJUDGE_SOLUTION=\"{}\"", kSolutionName));
   if (std::string linker = linker_flag(paths.cache_dir); !linker.empty()) argv.push_back(linker);
   argv.insert(argv.end(), objects.begin(), objects.end());
@@ -164,16 +171,26 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
 
   BuildInputs inputs = build_inputs(paths);
   std::vector<std::string> flags = compile_flags(inputs, paths.eigen_include, options);
+  std::vector<std::string> learner_flags;
+  if (options.quick && !options.sanitize) learner_flags.push_back(kQuickLevel);
+  std::vector<std::string> key_flags = flags;
+  key_flags.insert(key_flags.end(), learner_flags.begin(), learner_flags.end());
   RunnerCache cache(paths.cache_dir);
-  outcome.binary = cache.runner_path(problem.slug, runner_key(paths, *solution, sources, inputs, flags));
+  outcome.binary = cache.runner_path(problem.slug, runner_key(paths, *solution, sources, inputs, key_flags));
   if (cache.reuse(outcome.binary)) {
     outcome.ok = true;
     return outcome;
   }
+  if (options.on_compile) options.on_compile();
   std::unique_ptr<SandboxScratch> scratch = make_build_scratch(paths);
   CompileLimits limits = compile_limits();
-  CompileJob job{write_compile(paths, inputs, sources, *solution, flags, scratch->work()), *scratch, inputs, limits};
+  CompileJob job{write_compile(paths, inputs, sources, *solution, flags, learner_flags, scratch->work()), *scratch,
+                 inputs, limits, options.cancel};
   CompileOutcome compiled = run_compile(job);
+  if (compiled.ended == CompileOutcome::Ended::kCancelled) {
+    outcome.diagnostics = "the build was cancelled";
+    return outcome;
+  }
   if (compiled.ended != CompileOutcome::Ended::kSucceeded) {
     outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name, sources);
     return outcome;

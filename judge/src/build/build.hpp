@@ -12,9 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "spec/problem.hpp"
+#include "util/cancel_signal.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -37,6 +39,16 @@ struct BuildOptions {
   // AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g
   // -fno-omit-frame-pointer instead of -O2 -g1); see check/crash_report.hpp.
   bool sanitize = false;
+  // The learner's file at -Og instead of -O2 (the rest of the runner as
+  // ever): a runner that compiles in about two thirds of the time and runs
+  // slower, for a first look (judging/quick_preview.hpp). No effect with
+  // sanitize.
+  bool quick = false;
+  // Called (on the building thread) when the runner is not in the cache and
+  // is about to be compiled.
+  std::function<void()> on_compile;
+  // When raised, a compile in progress stops and the outcome is not ok.
+  const CancelSignal* cancel = nullptr;
 };
 
 // Builds (or finds in the cache) the runner for `solution_file` with the

@@ -68,7 +68,8 @@ CompileOutcome run_compile(const CompileJob& job) {
     spec.cgroup_procs_fds = cgroup->procs_fds();
   else
     spec.address_space_bytes = 2 * job.limits.memory_bytes;  // address space runs ahead of resident memory
-  CommandResult result = run_command(spec, job.limits.seconds * 1000, kKeptOutputBytes);
+  CommandResult result = run_command(spec, job.limits.seconds * 1000, kKeptOutputBytes, job.cancel);
+  if (result.cancelled) return CompileOutcome{CompileOutcome::Ended::kCancelled, ""};
   if (!result.started) throw JudgeFault{fmt::format("cannot run the C++ compiler: {}", result.error)};
   CompileOutcome outcome;
   outcome.ended = classify(result, cgroup && cgroup->out_of_memory());
@@ -88,7 +89,8 @@ std::string describe_limit(const CompileOutcome& outcome, const CompileLimits& l
     case Ended::kProcessLimit:
       return fmt::format("the compiler exceeded its limit of {} processes", limits.max_processes);
     case Ended::kSucceeded:
-    case Ended::kFailed: break;
+    case Ended::kFailed:
+    case Ended::kCancelled: break;
   }
   return "";
 }

@@ -13,6 +13,7 @@
 #include "build/inputs.hpp"
 #include "sandbox/limits.hpp"
 #include "sandbox/scratch.hpp"
+#include "util/cancel_signal.hpp"
 
 namespace judge {
 
@@ -26,6 +27,7 @@ struct CompileJob {
   const SandboxScratch& scratch;  // its work/ is the working directory
   const BuildInputs& inputs;
   CompileLimits limits;
+  const CancelSignal* cancel = nullptr;  // when raised, the compile stops (kCancelled)
 };
 
 struct CompileOutcome {
@@ -36,6 +38,7 @@ struct CompileOutcome {
     kMemoryLimit,
     kFileSizeLimit,
     kProcessLimit,
+    kCancelled,  // CompileJob::cancel was raised: nobody wants the runner any more
   };
   Ended ended = Ended::kFailed;
   std::string output;  // what the compiler printed, the first MiB

@@ -158,6 +158,8 @@ class RunCommand : public Command {
     reporter_->begin_problem(*job.problem, job.request.display_name);
     job.request.on_case = [&](const TestResult& result) { reporter_->case_finished(result); };
     job.request.on_progress = [&](const std::string& what) { reporter_->progress(what); };
+    if (reporter_->shows_previews())
+      job.request.on_preview = [&](const TestResult& result) { reporter_->case_previewed(result); };
     auto started = std::chrono::steady_clock::now();
     job.result = judge_solution(paths, *job.problem, job.request);
     job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

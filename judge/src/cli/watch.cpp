@@ -192,6 +192,11 @@ class Watcher {
       if (stop_requested) throw Interrupted{};
       reporter->progress(what);
     };
+    // On the preview's thread, while this one waits for the compile: the
+    // compile's end notices a Ctrl-C.
+    request.on_preview = [&](const TestResult& result) {
+      if (!stop_requested) reporter->case_previewed(result);
+    };
     reporter->begin_problem(problem_, display_);
     try {
       auto started = std::chrono::steady_clock::now();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <future>
+#include <memory>
 #include <optional>
 
 #include "build/build.hpp"
@@ -12,6 +13,7 @@
 #include "check/crash_report.hpp"
 #include "judging/case_scheduler.hpp"
 #include "judging/hints.hpp"
+#include "judging/quick_preview.hpp"
 #include "judging/result_cache.hpp"
 #include "judging/shrink.hpp"
 #include "sandbox/limits.hpp"
@@ -56,11 +58,20 @@ BuiltRunners build_runners(const Paths& paths, const Problem& problem, const Jud
   if (!fs::is_regular_file(reference_file))
     throw JudgeFault{fmt::format("{}: the problem has no reference solution", reference_file)};
   if (request.on_progress) request.on_progress("compiling");
-  auto reference_build = std::async(std::launch::async,
-                                    [&] { return build_runner(paths, problem, reference_file, "reference solution"); });
+  std::shared_future<BuildOutcome> reference_build =
+      std::async(std::launch::async, [&] {
+        return build_runner(paths, problem, reference_file, "reference solution");
+      }).share();
+  BuildOptions options;
+  options.sanitize = request.sanitize;
+  std::unique_ptr<QuickPreview> preview;
+  if (request.on_preview && !request.sanitize)
+    options.on_compile = [&] {
+      preview = std::make_unique<QuickPreview>(paths, problem, request, reference_build, request.on_preview);
+    };
   BuiltRunners runners;
-  runners.learner =
-      build_runner(paths, problem, request.solution_file, request.display_name, BuildOptions{request.sanitize});
+  runners.learner = build_runner(paths, problem, request.solution_file, request.display_name, options);
+  if (preview) preview->stop();  // the -O2 runner judges from here on
   runners.reference = reference_build.get();
   if (runners.learner.ok && !runners.reference.ok)
     throw JudgeFault{

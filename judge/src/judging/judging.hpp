@@ -17,6 +17,10 @@ struct JudgeRequest {
   std::string display_name;                             // how messages name the file
   std::function<void(const TestResult&)> on_case;       // called as each case finishes; may be empty
   std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
+  // When set (and not sanitize), a compile of the learner's runner comes
+  // with a quick preview (quick_preview.hpp), whose results are passed here
+  // while the compile runs, on another thread, before any on_case.
+  std::function<void(const TestResult&)> on_preview;
   // Name the known mistakes that explain the failures (see hints.hpp).
   bool hints = true;
   // Answer an unchanged solution from the result cache (result_cache.hpp).
@@ -39,7 +43,8 @@ struct BuiltRunners {
   BuildOutcome reference;
 };
 
-// Builds both runners for `problem` (request.on_progress hears "compiling").
+// Builds both runners for `problem` (request.on_progress hears "compiling"),
+// and previews the learner's while it compiles when request.on_preview asks.
 // Throws JudgeFault when the request's file or the reference is missing,
 // or the reference does not compile.
 BuiltRunners build_runners(const Paths& paths, const Problem& problem, const JudgeRequest& request);

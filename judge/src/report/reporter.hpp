@@ -18,6 +18,14 @@ class Reporter {
   virtual void begin_problem(const Problem& problem, const std::string& solution_display) = 0;
   virtual void progress(const std::string& what) { (void)what; }
   virtual void case_finished(const TestResult& result) = 0;
+  // A case as the quick preview judged it (judging/quick_preview.hpp),
+  // before any case_finished of the problem; case_finished follows for
+  // every case all the same, with the result that counts. Only the text
+  // report shows previews.
+  virtual void case_previewed(const TestResult& result) { (void)result; }
+  // Whether case_previewed shows anything: a preview is not built for
+  // nothing.
+  virtual bool shows_previews() const { return false; }
   virtual void problem_finished(const ProblemResult& result) = 0;
   // With --all: the problems left out because the learner has not started
   // them (no workspace file). Called once, before finish().

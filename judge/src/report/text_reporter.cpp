@@ -103,6 +103,7 @@ class TextReporter : public Reporter {
     tolerance_said_ = false;
     failures_shown_ = 0;
     repeats_.clear();
+    previewed_.clear();
     std::fflush(out_);
   }
 
@@ -114,9 +115,36 @@ class TextReporter : public Reporter {
 
   void case_finished(const TestResult& test) override {
     live_.clear();
+    auto previewed = previewed_.find(test.name);
+    if (previewed == previewed_.end()) {
+      bool ok = test.verdict == Verdict::kAccepted;
+      if (ok || !repeated(test)) print_case(test);
+      ++cases_done_;
+    } else if (previewed->second != test.verdict) {
+      print_case(test);
+      fmt::print(out_, "{}",
+                 labelled("note: ",
+                          fmt::format("the quick build's run of this case, above, gave {}; this is the -O2 runner's "
+                                      "result, which counts. A result that changes with the optimizer usually means "
+                                      "undefined behaviour (an index out of range, an uninitialized variable, a signed "
+                                      "overflow): `judge run --sanitize` looks for it.",
+                                      verdict_name(previewed->second)),
+                          width_, kMessageLines + 2));
+    }
+    show_progress();
+    std::fflush(out_);
+  }
+
+  bool shows_previews() const override { return true; }
+
+  // Printed as a case is; case_finished prints the same case again only
+  // where the -O2 runner judged it otherwise.
+  void case_previewed(const TestResult& test) override {
+    live_.clear();
     bool ok = test.verdict == Verdict::kAccepted;
     if (ok || !repeated(test)) print_case(test);
-    if (++cases_done_ < cases_total_) live_.show(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
+    if (previewed_.emplace(test.name, test.verdict).second) ++cases_done_;
+    show_progress();
     std::fflush(out_);
   }
 
@@ -166,6 +194,10 @@ class TextReporter : public Reporter {
   struct Repeat {
     std::size_t more = 0;
   };
+
+  void show_progress() {
+    if (cases_done_ < cases_total_) live_.show(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
+  }
 
   // True (and counted) when `test` failed exactly as an earlier case did.
   bool repeated(const TestResult& test) {
@@ -283,6 +315,7 @@ class TextReporter : public Reporter {
   std::size_t failures_shown_ = 0;
   std::map<RepeatKey, Repeat> repeats_;
   std::vector<std::map<RepeatKey, Repeat>::iterator> order_;  // in the order first seen
+  std::map<std::string, Verdict> previewed_;  // the cases shown from the quick preview, by name
   std::vector<std::string> summary_;
 };
 

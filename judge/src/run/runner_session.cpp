@@ -362,6 +362,10 @@ RunnerSession::RunnerSession(std::string binary, RunnerLimits limits)
 RunnerSession::~RunnerSession() { stop(); }
 
 bool RunnerSession::start(std::string* error) {
+  {
+    std::lock_guard<std::mutex> lock(group_mutex_);
+    if (interrupted_) return *error = "the session was interrupted", false;
+  }
   // Named after the judge's process, so a judge's leftovers can be told apart.
   static std::once_flag stale_removed;
   std::call_once(stale_removed, [] { remove_stale_scratch("/tmp", "judge-run-"); });
@@ -397,6 +401,11 @@ bool RunnerSession::start(std::string* error) {
     kill_runner();  // removes the scratch directory
     return false;
   }
+  {
+    std::lock_guard<std::mutex> lock(group_mutex_);
+    group_ = child_->pid();
+    if (interrupted_) kill(-group_, SIGKILL);
+  }
   channel_ = sockets[0];
   ready_ = false;
   ended_before_ready_ = false;
@@ -416,6 +425,10 @@ bool RunnerSession::start(std::string* error) {
 }
 
 void RunnerSession::kill_runner() {
+  {
+    std::lock_guard<std::mutex> lock(group_mutex_);
+    group_ = 0;
+  }
   if (child_) {
     ended_before_ready_ = !ready_;
     child_->kill_group();
@@ -426,6 +439,12 @@ void RunnerSession::kill_runner() {
   if (channel_ >= 0) close(channel_);
   channel_ = -1;
   scratch_.reset();
+}
+
+void RunnerSession::interrupt() {
+  std::lock_guard<std::mutex> lock(group_mutex_);
+  interrupted_ = true;
+  if (group_ > 0) kill(-group_, SIGKILL);
 }
 
 void RunnerSession::start_early() {

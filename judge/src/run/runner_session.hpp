@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -36,6 +37,11 @@ class RunnerSession : public Runner {
   // Asks the runner to exit and reaps it; kills it if it does not comply.
   void stop();
 
+  // Safe from another thread: kills the runner (a call in progress then
+  // ends as if it had died) and refuses to start another, for a session
+  // whose results nobody wants any more.
+  void interrupt();
+
   // Whether the last runner process ended (died, or was stopped) before it
   // said it was ready, that is, in the learner's static initializers: a
   // restarted runner would end the same way.
@@ -55,6 +61,11 @@ class RunnerSession : public Runner {
   bool ready_ = false;  // the running process has sent its ready frame
   bool ended_before_ready_ = false;
   std::unique_ptr<SandboxScratch> scratch_;  // removed after the child
+  // What interrupt() kills: the running child's process group, set while
+  // the child is not yet reaped (so its id cannot have been reused).
+  std::mutex group_mutex_;
+  pid_t group_ = 0;
+  bool interrupted_ = false;
 };
 
 }  // namespace judge

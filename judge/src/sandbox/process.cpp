@@ -559,23 +559,33 @@ bool Child::poll_exited() {
   return reaped_;
 }
 
-CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap) {
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap, const CancelSignal* cancel) {
   CommandResult result;
+  if (cancel && cancel->raised()) return result.cancelled = true, result;
   std::unique_ptr<Child> child = Child::spawn(spec, &result.error);
   if (!child) return result;
   result.started = true;
   CapturedOutput output(output_cap);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto stop_early = [&] {
+    if (cancel && cancel->raised()) {
+      result.cancelled = true;
+    } else if (std::chrono::steady_clock::now() >= deadline) {
+      result.timed_out = true;
+    } else {
+      return false;
+    }
+    child->kill_group();
+    return true;
+  };
   bool out_open = true, err_open = true;
   while (out_open || err_open) {
-    pollfd fds[2] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    pollfd fds[3] = {{child->stdout_fd(), POLLIN, 0},
+                     {child->stderr_fd(), POLLIN, 0},
+                     {cancel ? cancel->fd() : -1, POLLIN, 0}};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      result.timed_out = true;
-      child->kill_group();
-      break;
-    }
-    int ready = poll(fds, 2, static_cast<int>(left.count()));
+    if (stop_early()) break;
+    int ready = poll(fds, 3, static_cast<int>(std::max<long>(left.count(), 0)));
     if (ready < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -588,12 +598,8 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t out
     }
   }
   // Both pipes closed: the command may still be running without them.
-  while (!result.timed_out && !child->poll_exited()) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      result.timed_out = true;
-      child->kill_group();
-      break;
-    }
+  while (!result.timed_out && !result.cancelled && !child->poll_exited()) {
+    if (stop_early()) break;
     usleep(1000);
   }
   result.status = child->wait();

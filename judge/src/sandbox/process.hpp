@@ -17,6 +17,7 @@
 
 #include "sandbox/syscall_filter.hpp"
 #include "sandbox/view.hpp"
+#include "util/cancel_signal.hpp"
 
 namespace judge {
 
@@ -115,16 +116,19 @@ class Child {
 };
 
 // Runs a command to completion, capturing stdout and stderr together (the
-// first `output_cap` bytes kept); kills its group after `timeout_ms`. Used for
-// the compiler and addr2line.
+// first `output_cap` bytes kept); kills its group after `timeout_ms`, or as
+// soon as `cancel` (when given) is raised. Used for the compiler and
+// addr2line.
 struct CommandResult {
   bool started = false;
   bool timed_out = false;
+  bool cancelled = false;
   ExitStatus status;
   std::string output;
   std::string error;  // why it could not start
 };
-CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap = 1 << 20);
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap = 1 << 20,
+                          const CancelSignal* cancel = nullptr);
 
 // "SIGSEGV (segmentation fault)" and the like.
 std::string describe_signal(int signal);
