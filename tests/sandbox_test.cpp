@@ -24,6 +24,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -157,6 +158,9 @@ struct Hostile {
   std::string problem = "temperature";
   // The most the judge (or its largest runner) may hold at once.
   long max_rss_mb = 1200;
+  // Judged with the text report, which first judges the few-call cases on
+  // an -Og build of the file (the quick preview), instead of JSON.
+  bool text_report = false;
 };
 
 void PrintTo(const Hostile& hostile, std::ostream* os) { *os << hostile.file; }
@@ -213,26 +217,38 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   fs::path dir = fs::temp_directory_path() / mark;
   fs::create_directories(dir);
   fs::path solution = dir / fs::path(hostile.file).filename();
-  if (text.find('@') == std::string::npos && hostile.file.rfind("hostile/", 0) != 0)
+  if (hostile.text_report)
+    std::ofstream(solution) << text << "\n// " << mark << ": a file no runner was built from, so the preview runs\n";
+  else if (text.find('@') == std::string::npos && hostile.file.rfind("hostile/", 0) != 0)
     solution = judge::testing::fixture_file(hostile.file);  // no placeholders: judge it as it is
   else
     std::ofstream(solution) << text;
 
-  JudgeRun run = run_judge({"run", hostile.problem, "--solution", solution.string(), "--format", "json", "--no-cache"});
+  std::vector<std::string> args = {"run", hostile.problem, "--solution", solution.string(), "--no-cache"};
+  if (!hostile.text_report) args.insert(args.end(), {"--format", "json"});
+  JudgeRun run = run_judge(args);
 
   // The judge's own behaviour.
   EXPECT_TRUE(run.status == 0 || run.status == 1) << "exit status " << run.status << "\n" << run.err;
   json result;
-  ASSERT_NO_THROW(result = json::parse(run.out)) << "stdout is not one JSON object:\n" << run.out.substr(0, 2000);
+  if (hostile.text_report) {
+    // The text report's last line: "PROBLEM: VERDICT (n of m cases passed)".
+    std::smatch verdict_line;
+    static const std::regex kVerdict(R"((?:^|\n)\S+: (\w+) \(\d+ of \d+ cases passed\)\n?$)");
+    ASSERT_TRUE(std::regex_search(run.out, verdict_line, kVerdict)) << run.out.substr(0, 4000);
+    result = {{"verdict", verdict_line[1].str()}};
+  } else {
+    ASSERT_NO_THROW(result = json::parse(run.out)) << "stdout is not one JSON object:\n" << run.out.substr(0, 2000);
+  }
   std::string verdict = result.value("verdict", "");
   const std::vector<std::string>& verdicts =
       !hostile.filtered_verdicts.empty() && active_protections().count("system-call filter") ? hostile.filtered_verdicts
                                                                                              : hostile.verdicts;
   EXPECT_NE(std::find(verdicts.begin(), verdicts.end(), verdict), verdicts.end())
-      << hostile.file << " got " << verdict << ": " << result.dump().substr(0, 2000);
-  EXPECT_EQ(run.out.find("ESCAPED"), std::string::npos) << result.dump().substr(0, 2000);
+      << hostile.file << " got " << verdict << ": " << (hostile.text_report ? run.out : result.dump()).substr(0, 2000);
+  EXPECT_EQ(run.out.find("ESCAPED"), std::string::npos) << run.out.substr(0, 2000);
   EXPECT_LT(run.max_rss_kb, hostile.max_rss_mb * 1024) << "the judge (or its runner) held more memory than it may";
-  if (!hostile.message.empty() && verdict != "accepted") {
+  if (!hostile.message.empty() && verdict != "accepted" && !hostile.text_report) {
     std::string message;
     for (const json& test : result.value("tests", json::array()))
       if (test.value("verdict", "") != "accepted") {
@@ -273,70 +289,92 @@ TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   fs::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Hostile, SandboxTest,
-    ::testing::Values(
-        Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
-        Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
-        Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
-        Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
-        Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
-        Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
-        Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
-        Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
-        Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}, {"runtime_error"}},
-        // Without a process cap (a judge that is not root), a thousand forks
-        // can take a case's whole time limit, the more so with a runner per
-        // core forking at once: the time is the solution's.
-        Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}, {"runtime_error"}},
-        Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
-        Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
-        Hostile{
-            "hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}, {"runtime_error"}},
-        // Time is measured by the judge, of the whole runner, by two clocks.
-        Hostile{"hostile/slow_on_a_thread.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
-        Hostile{"hostile/interposes_clock_gettime.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
-        Hostile{"hostile/sleeps_on_large_inputs.hpp", {"time_limit_exceeded"}, {}, {}, "by the clock"},
-        Hostile{"hostile/kv_cache/offloads_quadratic_work.hpp",
-                {"wrong_answer"},
-                {},
-                {},
-                "too slow as the length grows",
-                "kv_cache"},
-        // Replies are bounded and a claim of a harness error is checked.
-        Hostile{"hostile/forges_a_huge_reply.hpp",
-                {"runtime_error"},
-                {},
-                {},
-                "more than any reply to this request can be",
-                "temperature",
-                160},
-        Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
-        Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
-        // Nothing of the host.
-        Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
-        Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},
-        Hostile{"hostile/connects_to_a_unix_socket.hpp",
-                {"accepted"},
-                {"private root|system-call filter"},
-                {"runtime_error"},
-                "the system call socket is not allowed"},
-        Hostile{"hostile/unshares_namespaces.hpp",
-                {"runtime_error"},
-                {"system-call filter"},
-                {},
-                "the system call unshare is not allowed"},
-        Hostile{"hostile/uses_keyctl.hpp",
-                {"runtime_error"},
-                {"system-call filter"},
-                {},
-                "the system call keyctl is not allowed"}),
-    [](const ::testing::TestParamInfo<Hostile>& info) { return fs::path(info.param.file).stem().string(); });
+const std::vector<Hostile> kHostiles = {
+    Hostile{"temperature/infinite_loop.hpp", {"time_limit_exceeded"}, {}},
+    Hostile{"temperature/ignores_sigterm.hpp", {"time_limit_exceeded"}, {}},
+    Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
+    Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/prints_fake_verdicts.hpp", {"accepted"}, {}},
+    Hostile{"hostile/writes_every_descriptor.hpp", {"runtime_error"}, {}},
+    Hostile{"hostile/closes_every_descriptor.hpp", {"runtime_error"}, {}},
+    Hostile{"temperature/memory_hog.hpp", {"memory_limit_exceeded"}, {}},
+    Hostile{"hostile/floods_two_gib.hpp", {"accepted", "time_limit_exceeded"}, {}},
+    Hostile{"hostile/forks_setsid_sleeper.hpp", {"accepted"}, {"pid namespace"}, {"runtime_error"}},
+    // Without a process cap (a judge that is not root), a thousand forks
+    // can take a case's whole time limit, the more so with a runner per
+    // core forking at once: the time is the solution's.
+    Hostile{"hostile/forks_many.hpp", {"accepted", "time_limit_exceeded"}, {"pid namespace"}, {"runtime_error"}},
+    Hostile{"hostile/writes_files.hpp", {"accepted"}, {"landlock filesystem"}},
+    Hostile{"hostile/reads_problem_files.hpp", {"accepted"}, {"landlock filesystem"}},
+    Hostile{"hostile/connects_to_localhost.hpp", {"accepted"}, {"landlock tcp|network namespace"}, {"runtime_error"}},
+    // Time is measured by the judge, of the whole runner, by two clocks.
+    Hostile{"hostile/slow_on_a_thread.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
+    Hostile{"hostile/interposes_clock_gettime.hpp", {"time_limit_exceeded"}, {}, {}, "of CPU time"},
+    Hostile{"hostile/sleeps_on_large_inputs.hpp", {"time_limit_exceeded"}, {}, {}, "by the clock"},
+    Hostile{"hostile/kv_cache/offloads_quadratic_work.hpp",
+            {"wrong_answer"},
+            {},
+            {},
+            "too slow as the length grows",
+            "kv_cache"},
+    // Replies are bounded and a claim of a harness error is checked.
+    Hostile{"hostile/forges_a_huge_reply.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "more than any reply to this request can be",
+            "temperature",
+            160},
+    Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
+    Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
+    // Nothing of the host.
+    Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
+    Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},
+    Hostile{"hostile/connects_to_a_unix_socket.hpp",
+            {"accepted"},
+            {"private root|system-call filter"},
+            {"runtime_error"},
+            "the system call socket is not allowed"},
+    Hostile{"hostile/unshares_namespaces.hpp",
+            {"runtime_error"},
+            {"system-call filter"},
+            {},
+            "the system call unshare is not allowed"},
+    Hostile{"hostile/uses_keyctl.hpp",
+            {"runtime_error"},
+            {"system-call filter"},
+            {},
+            "the system call keyctl is not allowed"}};
+
+// Those the quick preview could meet first (judge run's text report builds
+// the file at -Og too and runs its cheap cases while the -O2 runner
+// compiles): whatever outlives a case, floods, forks, writes or reads.
+std::vector<Hostile> previewed_hostiles() {
+  const std::set<std::string> chosen = {
+      "temperature/infinite_loop.hpp",  "temperature/exits_in_static_init.hpp", "temperature/memory_hog.hpp",
+      "hostile/floods_two_gib.hpp",     "hostile/forks_setsid_sleeper.hpp",     "hostile/forks_many.hpp",
+      "hostile/writes_files.hpp",       "hostile/reads_problem_files.hpp",      "hostile/connects_to_localhost.hpp",
+      "hostile/lists_host_processes.hpp"};
+  std::vector<Hostile> previewed;
+  for (Hostile hostile : kHostiles)
+    if (chosen.count(hostile.file)) {
+      hostile.text_report = true;
+      previewed.push_back(hostile);
+    }
+  return previewed;
+}
+
+std::string hostile_name(const ::testing::TestParamInfo<Hostile>& info) {
+  return fs::path(info.param.file).stem().string();
+}
+
+INSTANTIATE_TEST_SUITE_P(Hostile, SandboxTest, ::testing::ValuesIn(kHostiles), hostile_name);
+INSTANTIATE_TEST_SUITE_P(Previewed, SandboxTest, ::testing::ValuesIn(previewed_hostiles()), hostile_name);
+
 // A submission's control characters, printed, thrown and in its file name,
 // reach the terminal only as text: no carriage return can overwrite a
 // failure with a fake pass, no OSC 52 can write the clipboard.

@@ -8,7 +8,11 @@ namespace judge {
 
 QuickPreview::QuickPreview(const Paths& paths, const Problem& problem, const JudgeRequest& request,
                            std::shared_future<BuildOutcome> reference, Report report)
-    : paths_(paths), problem_(problem), request_(request), reference_(std::move(reference)), report_(std::move(report)) {
+    : paths_(paths),
+      problem_(problem),
+      request_(request),
+      reference_(std::move(reference)),
+      report_(std::move(report)) {
   thread_ = std::thread([this] { run(); });
 }
 
