@@ -20,6 +20,7 @@
 #include "judging/quick_preview.hpp"
 #include "scratch_root.hpp"
 #include "spec/package.hpp"
+#include "util/worker_pool.hpp"
 
 namespace judge {
 namespace {
@@ -122,27 +123,46 @@ TEST_F(PreviewTest, ASolutionThatDoesNotCompileIsPreviewedAsNothing) {
   EXPECT_TRUE(reported.empty());
 }
 
-TEST_F(PreviewTest, JudgeSolutionPreviewsOnlyWhileItCompilesAndEveryCaseStillComes) {
-  JudgeRequest request = request_for("unnormalized_at_Og.hpp");
-  // A copy no runner in the cache was built from.
-  fs::path copy = root.dir() / "unnormalized_copy.hpp";
-  std::ifstream original(request.solution_file);
+// A copy of `request`'s file no runner in the cache was built from.
+void judge_a_fresh_copy(const fs::path& dir, JudgeRequest* request) {
+  static int copies = 0;
+  fs::path copy = dir / ("fresh_copy_" + std::to_string(++copies) + ".hpp");
+  std::ifstream original(request->solution_file);
   std::ofstream(copy) << original.rdbuf() << "// " << Clock::now().time_since_epoch().count() << "\n";
-  request.solution_file = copy.string();
+  request->solution_file = copy.string();
+}
+
+TEST_F(PreviewTest, WithAPreviewEveryCaseStillComesFromTheO2Runner) {
+  JudgeRequest request = request_for("unnormalized_at_Og.hpp");
+  judge_a_fresh_copy(root.dir(), &request);
   std::vector<std::string> previewed, finished;
+  std::vector<Verdict> verdicts;
   request.on_preview = [&](const TestResult& result) { previewed.push_back(result.name); };
-  request.on_case = [&](const TestResult& result) { finished.push_back(result.name); };
-  ProblemResult first = judge_solution(paths, problem, request);
-  EXPECT_EQ(first.verdict, Verdict::kAccepted);
+  request.on_case = [&](const TestResult& result) {
+    finished.push_back(result.name);
+    verdicts.push_back(result.verdict);
+  };
+  ProblemResult result = judge_solution(paths, problem, request);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted);
   EXPECT_EQ(finished.size(), problem.cases().size()) << "the -O2 runner judges every case";
+  for (Verdict verdict : verdicts) EXPECT_EQ(verdict, Verdict::kAccepted) << "an -Og result reached on_case";
   EXPECT_LE(previewed.size(), few_call_cases().size());
-  // Built already: nothing compiles, so nothing is previewed.
-  previewed.clear();
-  finished.clear();
-  ProblemResult again = judge_solution(paths, problem, request);
-  EXPECT_EQ(again.verdict, Verdict::kAccepted);
-  EXPECT_TRUE(previewed.empty());
-  EXPECT_EQ(finished.size(), problem.cases().size());
+}
+
+TEST(WantsPreview, OnlyForAReportThatShowsItWithACoreToSpare) {
+  JudgeRequest request;
+  EXPECT_FALSE(wants_preview(request)) << "nobody shows it";
+  request.on_preview = [](const TestResult&) {};
+  EXPECT_EQ(wants_preview(request), hardware_workers() >= 2);
+  JudgeRequest one_runner = request;
+  one_runner.parallel_runners = 1;
+  EXPECT_FALSE(wants_preview(one_runner));
+  JudgeRequest two_runners = request;
+  two_runners.parallel_runners = 2;
+  EXPECT_EQ(wants_preview(two_runners), hardware_workers() >= 2);
+  JudgeRequest sanitized = request;
+  sanitized.sanitize = true;
+  EXPECT_FALSE(wants_preview(sanitized));
 }
 }  // namespace
 }  // namespace judge

@@ -21,6 +21,7 @@
 #include "spec/solutions_index.hpp"
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
+#include "util/worker_pool.hpp"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -51,6 +52,12 @@ void add_hints(const Paths& paths, const Problem& problem, const std::vector<con
 }
 }  // namespace
 
+bool wants_preview(const JudgeRequest& request) {
+  // A preview needs a core of its own: not on a one-core machine, nor when
+  // the caller asked for one runner at a time.
+  return request.on_preview && !request.sanitize && hardware_workers() >= 2 && request.parallel_runners != 1;
+}
+
 BuiltRunners build_runners(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
   if (!fs::is_regular_file(request.solution_file))
     throw JudgeFault{fmt::format("{}: no such file", request.display_name)};
@@ -65,7 +72,7 @@ BuiltRunners build_runners(const Paths& paths, const Problem& problem, const Jud
   BuildOptions options;
   options.sanitize = request.sanitize;
   std::unique_ptr<QuickPreview> preview;
-  if (request.on_preview && !request.sanitize)
+  if (wants_preview(request))
     options.on_compile = [&] {
       preview = std::make_unique<QuickPreview>(paths, problem, request, reference_build, request.on_preview);
     };

@@ -17,9 +17,10 @@ struct JudgeRequest {
   std::string display_name;                             // how messages name the file
   std::function<void(const TestResult&)> on_case;       // called as each case finishes; may be empty
   std::function<void(const std::string&)> on_progress;  // "compiling ..." and the like; may be empty
-  // When set (and not sanitize), a compile of the learner's runner comes
-  // with a quick preview (quick_preview.hpp), whose results are passed here
-  // while the compile runs, on another thread, before any on_case.
+  // When set, a compile of the learner's runner comes with a quick preview
+  // (quick_preview.hpp), whose results are passed here while the compile
+  // runs, on another thread, before any on_case; not with sanitize, on a
+  // machine of one core, or with parallel_runners 1.
   std::function<void(const TestResult&)> on_preview;
   // Name the known mistakes that explain the failures (see hints.hpp).
   bool hints = true;
@@ -42,6 +43,9 @@ struct BuiltRunners {
   BuildOutcome learner;  // !ok: the learner's compile error, in diagnostics
   BuildOutcome reference;
 };
+
+// Whether a compile for `request` comes with a quick preview (see on_preview).
+bool wants_preview(const JudgeRequest& request);
 
 // Builds both runners for `problem` (request.on_progress hears "compiling"),
 // and previews the learner's while it compiles when request.on_preview asks.
