@@ -2,7 +2,9 @@
 // messages, note, input, expected and got, hints and printed output, then
 // the verdict. Everything is kept within the output's width (the full text
 // is in --format json), and a failure that repeats an earlier one word for
-// word is counted, not printed again. Whatever may hold a submission's
+// word is counted, not printed again. Cases the quick preview judged come
+// first (case_previewed); the -O2 runner's result of such a case is
+// printed only where its verdict differs, with a note. Whatever may hold a submission's
 // bytes (messages quote exceptions and compiler output; printed output; the
 // file name) passes through terminal_safe.
 #include <fmt/format.h>
