@@ -1,11 +1,14 @@
 // Settings read from the environment, and the ids runners run as.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <set>
+#include <vector>
 
 #include "sandbox/identity.hpp"
+#include "util/errors.hpp"
 #include "util/environment.hpp"
 
 namespace judge {
@@ -38,18 +41,6 @@ TEST(EnvironmentInteger, FallsBackOutsideItsRange) {
   EXPECT_EQ(environment_integer(name, 1, 100, 7), 7);
 }
 
-TEST(RunnerUids, AreDistinctForTheLast64AndCarryTheProcessId) {
-  std::set<uid_t> seen;
-  for (int i = 0; i < 64; ++i) seen.insert(next_runner_uid());
-  EXPECT_EQ(seen.size(), 64u);
-  for (uid_t uid : seen) {
-    EXPECT_GE(uid, 0x50000000u);
-    EXPECT_LT(uid, 0x60000000u);
-    EXPECT_EQ((uid - 0x50000000u) >> 6, static_cast<uid_t>(getpid()) & 0x3fffffu)
-        << "another judge's process id gives other uids";
-  }
-}
-
 TEST(SubordinateRange, FindsTheUsersLineByNameOrUid) {
   const std::string text = "root:100000:65536\nalice:165536:65536\n1001:231072:1000\nbroken:x:1\n";
   ASSERT_TRUE(subordinate_range(text, "alice", 1000));
@@ -61,16 +52,65 @@ TEST(SubordinateRange, FindsTheUsersLineByNameOrUid) {
   EXPECT_FALSE(subordinate_range(text, "broken", 1003));
 }
 
-TEST(SubordinateIds, RunnersGetIdsInsideTheRanges) {
-  SubordinateIds ids;
-  ids.uids = {165536, 65536};
-  ids.gids = {200000, 1000};
-  for (int i = 0; i < 100; ++i) {
-    auto [uid, gid] = next_subordinate_ids(ids);
-    EXPECT_GE(uid, 165536u);
-    EXPECT_LT(uid, 165536u + 1000u) << "the smaller range bounds both";
-    EXPECT_EQ(gid - 200000u, uid - 165536u);
+TEST(RunnerIds, AreNeverHandedOutAgainWhileLeased) {
+  RunnerIds held = take_runner_ids();
+  ASSERT_TRUE(held.held());
+  EXPECT_GE(held.uid(), 0x50000000u);
+  EXPECT_LT(held.uid(), 0x60000000u);
+  std::set<uid_t> seen;
+  for (int i = 0; i < 1000; ++i) {
+    RunnerIds next = take_runner_ids();  // released at once, as a runner that ended
+    EXPECT_NE(next.uid(), held.uid()) << "spawn " << i << " got the live runner's uid";
+    seen.insert(next.uid());
   }
+  EXPECT_GT(seen.size(), 900u) << "released ids come round only after the range";
+}
+
+TEST(RunnerIds, OfASmallRangeSkipThoseLeasedAndRefuseWhenAllAre) {
+  SubordinateIds ids;
+  ids.uids = {165536, 8};
+  ids.gids = {200000, 1000};
+  std::vector<RunnerIds> leases;
+  std::set<uid_t> uids;
+  for (int i = 0; i < 8; ++i) {
+    leases.push_back(take_subordinate_ids(ids));
+    EXPECT_GE(leases.back().uid(), 165536u);
+    EXPECT_LT(leases.back().uid(), 165536u + 8u) << "the smaller range bounds both";
+    EXPECT_EQ(leases.back().gid() - 200000u, leases.back().uid() - 165536u);
+    uids.insert(leases.back().uid());
+  }
+  EXPECT_EQ(uids.size(), 8u) << "a leased id was handed out twice";
+  EXPECT_THROW(take_subordinate_ids(ids), JudgeFault);
+  uid_t freed = leases[3].uid();
+  leases[3] = RunnerIds();
+  EXPECT_EQ(take_subordinate_ids(ids).uid(), freed);
+}
+
+TEST(RunnerIds, OfJudgesRunningAtOnceDiffer) {
+  // Two processes (two judges) take ids at the same time from the machine's counter.
+  int pipes[2];
+  ASSERT_EQ(pipe(pipes), 0);
+  pid_t other = fork();
+  if (other == 0) {
+    close(pipes[0]);
+    std::vector<RunnerIds> kept;
+    for (int i = 0; i < 200; ++i) {
+      kept.push_back(take_runner_ids());
+      uid_t uid = kept.back().uid();
+      if (write(pipes[1], &uid, sizeof uid) != sizeof uid) _exit(1);
+    }
+    _exit(0);
+  }
+  close(pipes[1]);
+  std::vector<RunnerIds> mine;
+  for (int i = 0; i < 200; ++i) mine.push_back(take_runner_ids());
+  std::set<uid_t> theirs;
+  uid_t uid = 0;
+  while (read(pipes[0], &uid, sizeof uid) == sizeof uid) theirs.insert(uid);
+  close(pipes[0]);
+  waitpid(other, nullptr, 0);
+  ASSERT_EQ(theirs.size(), 200u);
+  for (const RunnerIds& lease : mine) EXPECT_EQ(theirs.count(lease.uid()), 0u) << lease.uid() << " was handed to both";
 }
 
 }  // namespace

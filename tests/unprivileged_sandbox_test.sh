@@ -20,13 +20,12 @@ fi
 if ! command -v setpriv >/dev/null; then
   echo "skipped: setpriv (util-linux) is missing, so the test cannot become nobody"; exit 77
 fi
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+source "$(dirname "$0")/nobody.sh"
 
-opened=()
 saved=$(mktemp -d)
 cache=$(mktemp -d)
 restore() {
-  for dir in "${opened[@]}"; do chmod o-x "$dir"; done
+  close_for_nobody
   for file in subuid subgid; do
     if [ -e "$saved/$file" ]; then cp "$saved/$file" "/etc/$file"; elif [ -e "$saved/$file.absent" ]; then rm -f "/etc/$file"; fi
   done
@@ -34,14 +33,7 @@ restore() {
 }
 trap restore EXIT
 # Every directory from / down to the build and the sources, searchable by others.
-for path in "$(dirname "$(readlink -f "$test_binary")")" "$(readlink -f "$(dirname "$0")")"; do
-  while [ "$path" != / ]; do
-    if [ -d "$path" ] && ! stat -c %A "$path" | grep -q '^d.\{8\}[xt]'; then
-      chmod o+x "$path"; opened+=("$path")
-    fi
-    path=$(dirname "$path")
-  done
-done
+open_for_nobody "$(dirname "$(readlink -f "$test_binary")")" "$(dirname "$0")"
 if ! as_nobody test -x "$test_binary"; then
   echo "skipped: nobody cannot run $test_binary"; exit 77
 fi

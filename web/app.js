@@ -343,6 +343,8 @@ function showResult(result) {
   hints.replaceChildren();
   for (const hint of result.hints || [])
     hints.appendChild(element('div', 'hint', `Known mistake: ${hint.mistake} (cases: ${hint.cases.join(', ')})`));
+  // What this machine's sandbox lacked for the run (docs/sandbox.md).
+  if (result.sandbox_note) hints.appendChild(element('div', 'sandbox-note', `Note: ${result.sandbox_note}`));
   // Failures first, in case order, then the cases that passed.
   const cases = $('cases');
   cases.replaceChildren();

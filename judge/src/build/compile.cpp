@@ -5,9 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "sandbox/process.hpp"
-#include "sandbox/runner_cgroup.hpp"
+#include "build/compiler.hpp"
+#include "sandbox/limited_command.hpp"
 #include "sandbox/sandbox.hpp"
+#include "sandbox/system_mounts.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -36,7 +37,7 @@ SandboxView compile_view(const CompileJob& job) {
   SandboxView view;
   // The system's headers, libraries and tools, and the build inputs; not
   // /etc beyond the loader's cache, not /proc, not /tmp, not the checkout.
-  view.mounts = system_mounts();
+  view.mounts = system_mounts(SystemNeeds::kToolchain, compiler_installation_dirs());
   view.mounts.push_back({"/dev/null", "/dev/null", /*writable=*/true});
   view.mounts.push_back({job.inputs.dir, "/judge/" + job.inputs.name});
   view.mounts.push_back(
@@ -57,22 +58,12 @@ CompileOutcome run_compile(const CompileJob& job) {
   spec.argv = job.argv;
   spec.argv.insert(spec.argv.begin() + 1, fmt::format("-ffile-prefix-map={}={}", working_dir, kCompileDirectory));
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C", "HOME=" + working_dir, "TMPDIR=" + working_dir};
-  spec.max_processes = job.limits.max_processes;
-  spec.cpu_seconds = job.limits.seconds;
-  spec.file_size_bytes = job.limits.file_size_bytes;
-  std::unique_ptr<RunnerCgroup> cgroup;
-  std::string unused;  // a cgroup that cannot be made now falls back like a missing one
-  if (cgroups_in_use())
-    cgroup = RunnerCgroup::create(cgroup_support(), job.limits.memory_bytes, job.limits.max_processes, &unused);
-  if (cgroup)
-    spec.cgroup_procs_fds = cgroup->procs_fds();
-  else
-    spec.address_space_bytes = 2 * job.limits.memory_bytes;  // address space runs ahead of resident memory
-  CommandResult result = run_command(spec, job.limits.seconds * 1000, kKeptOutputBytes, job.cancel);
+  LimitedResult limited = run_limited(std::move(spec), job.limits, kKeptOutputBytes, job.cancel);
+  CommandResult& result = limited.command;
   if (result.cancelled) return CompileOutcome{CompileOutcome::Ended::kCancelled, ""};
   if (!result.started) throw JudgeFault{fmt::format("cannot run the C++ compiler: {}", result.error)};
   CompileOutcome outcome;
-  outcome.ended = classify(result, cgroup && cgroup->out_of_memory());
+  outcome.ended = classify(result, limited.out_of_memory);
   outcome.output = std::move(result.output);
   return outcome;
 }

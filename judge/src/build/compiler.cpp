@@ -59,6 +59,12 @@ std::string compiler_command() {
 
 std::string compiler_executable() { return resolve_compiler(compiler_command()); }
 
+std::vector<std::string> compiler_installation_dirs() {
+  fs::path directory = fs::path(compiler_executable()).parent_path();
+  if (directory == "/usr/bin" || directory == "/bin" || !directory.has_parent_path()) return {};
+  return {directory.parent_path().string()};
+}
+
 std::vector<std::string> compiler_environment() {
   std::vector<std::string> env;
   for (const char* name : {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "CPATH", "LIBRARY_PATH", "COMPILER_PATH"})

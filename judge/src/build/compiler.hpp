@@ -15,6 +15,12 @@ std::string compiler_command();
 // resolved: a sandboxed compile starts it by this path.
 std::string compiler_executable();
 
+// Directories a sandboxed compile must see besides the system's toolchain
+// (sandbox/system_mounts.hpp): the prefix of a compiler installed outside
+// /usr/bin (CXX=/opt/gcc-13/bin/g++ gives /opt/gcc-13); none for the
+// system's compiler.
+std::vector<std::string> compiler_installation_dirs();
+
 // The environment of a trusted compiler run (probing the compiler): the
 // judge's PATH, HOME, TMPDIR, locale and the compiler's own search-path
 // variables, nothing else.

@@ -12,7 +12,7 @@
 #include <regex>
 #include <sstream>
 
-#include "sandbox/process.hpp"
+#include "check/addr2line_run.hpp"
 #include "sandbox/syscall_filter.hpp"
 
 namespace judge {
@@ -136,14 +136,12 @@ std::vector<std::vector<SourceFrame>> addr2line_symbolizer(const std::string& bi
                                                            const std::vector<std::uint64_t>& addresses) {
   std::vector<std::vector<SourceFrame>> chains(addresses.size());
   if (addresses.empty()) return chains;
-  SpawnSpec spec;
-  spec.argv = {"addr2line", "-e", binary, "-f", "-C", "-i", "-a"};
-  for (std::uint64_t address : addresses) spec.argv.push_back(fmt::format("0x{:x}", address));
-  spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
-  CommandResult result = run_command(spec, 10000);
-  if (!result.started || !result.status.exited || result.status.code != 0) return chains;
+  std::vector<std::string> arguments = {"-f", "-C", "-i", "-a"};
+  for (std::uint64_t address : addresses) arguments.push_back(fmt::format("0x{:x}", address));
+  std::optional<std::string> output = run_addr2line(binary, arguments);
+  if (!output) return chains;
   // "0x...." starts an address; then function and file:line pairs, innermost first.
-  std::vector<std::string> lines = split_lines(result.output);
+  std::vector<std::string> lines = split_lines(*output);
   int index = -1;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind("0x", 0) == 0) {

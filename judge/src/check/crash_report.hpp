@@ -37,8 +37,9 @@ struct SourceFrame {
 using Symbolizer =
     std::function<std::vector<std::vector<SourceFrame>>(const std::string& binary, const std::vector<std::uint64_t>&)>;
 
-// Runs `addr2line -e binary -f -C -i -a` (binutils). Returns empty chains
-// when addr2line is missing or fails.
+// Runs `addr2line -e binary -f -C -i -a` (binutils), sandboxed and bounded
+// (check/addr2line_run.hpp). Returns empty chains when addr2line is
+// missing, fails or hits a limit, or when `binary` has had its share.
 std::vector<std::vector<SourceFrame>> addr2line_symbolizer(const std::string& binary,
                                                            const std::vector<std::uint64_t>& addresses);
 

@@ -4,6 +4,7 @@
 #include "cli/command.hpp"
 #include "cli/grade.hpp"
 #include "cli/grade_merge.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -21,8 +22,7 @@ class GradeCommand : public Command {
     command.add_flag("--sanitize", options_.sanitize, "judge every submission under AddressSanitizer and UBSan");
     command.add_flag("--shrink", options_.shrink,
                      "shrink each failing submission's first failures (a second each) into its result file");
-    command.add_flag("--trust-submissions", options_.trust_submissions,
-                     "grade even where runners would share your user without a system-call filter");
+    command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
     command.add_option("--shard", shard_, "grade only share K of N of the folder, split by file name")
         ->type_name("K/N");
     command.add_option("--merge", merge_.report_dirs, "merge the reports of shard runs into --out DIR")

@@ -7,6 +7,7 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "cli/workspace.hpp"
 #include "judging/judging.hpp"
 #include "judging/shrink.hpp"
@@ -31,6 +32,7 @@ struct RunOptions {
   double shrink_budget_s = kDefaultShrinkBudgetMs / 1000;  // --shrink-budget
   std::string format = "text";
   std::string hidden_visibility;  // --hidden-visibility (gradescope)
+  bool trust_submissions = false;  // --trust-submissions
 };
 
 // One problem to judge, and what came of it.
@@ -106,6 +108,7 @@ class RunCommand : public Command {
         .add_option("--hidden-visibility", options_.hidden_visibility,
                     fmt::format("gradescope: when students see hidden cases (default {})", kGradescopeHiddenDefault))
         ->check(CLI::IsMember(gradescope_visibilities()));
+    command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
   }
 
   int run(const CommandContext& context) override {
@@ -132,6 +135,10 @@ class RunCommand : public Command {
 
   int run_reported(const CommandContext& context) {
     std::vector<Problem> problems = problems_to_run(context.paths, options_);
+    // A course platform's format, or a file of another user: someone else's code.
+    bool others = format_judges_others_code(options_.format) ||
+                  (!options_.solution_file.empty() && owned_by_someone_else(options_.solution_file));
+    if (!options_.reference) sandbox_note_ = check_sandbox_for("run", others, options_.trust_submissions);
     ReportOptions report;
     if (!options_.hidden_visibility.empty()) report.gradescope_hidden_visibility = options_.hidden_visibility;
     reporter_ = make_reporter(options_.format, stdout, report);
@@ -198,12 +205,14 @@ class RunCommand : public Command {
   }
 
   void finish_job(const Paths& paths, Job& job) {
+    job.result.sandbox_note = sandbox_note_;
     reporter_->problem_finished(job.result);
     if (job.own_file) record_attempt(paths, job.problem->slug, job.result, job.seconds);
     all_accepted_ = all_accepted_ && job.result.verdict == Verdict::kAccepted;
   }
 
   RunOptions options_;
+  std::string sandbox_note_;  // what this machine's sandbox lacks, said with every verdict
   std::unique_ptr<Reporter> reporter_;
   bool all_accepted_ = true;
 };

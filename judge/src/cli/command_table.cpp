@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/command.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
 
@@ -30,7 +31,9 @@ std::vector<DefinedCommand> define_commands(CLI::App& app) {
 
 int run_guarded(Command& command, const CLI::App& app) {
   try {
-    return command.run(CommandContext{Paths::discover(), app});
+    Paths paths = Paths::discover();
+    hide_judge_files(paths);
+    return command.run(CommandContext{paths, app});
   } catch (const JudgeFault& fault) {  // may name a submission's file: escaped
     fmt::print(stderr, "judge: {}\n", terminal_safe(fault.message));
   } catch (const SpecError& error) {

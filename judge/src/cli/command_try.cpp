@@ -11,6 +11,7 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "cli/workspace.hpp"
 #include "judging/try_run.hpp"
 #include "report/try_report.hpp"
@@ -33,6 +34,7 @@ struct TryOptions {
   std::int64_t draws = 10000;
   bool full = false;
   std::string format = "text";
+  bool trust_submissions = false;
 };
 
 // What `judge try PROBLEM` alone prints: the ops and their inputs, each
@@ -70,6 +72,7 @@ class TryCommand : public Command {
         ->check(CLI::Range(std::int64_t{100}, std::int64_t{1000000}));
     command.add_flag("--full", options_.full, "print whole lists, not their first entries");
     command.add_option("--format", options_.format, "output format")->check(CLI::IsMember({"text", "json"}));
+    command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
   }
 
   int run(const CommandContext& context) override {
@@ -88,6 +91,11 @@ class TryCommand : public Command {
     TryRequest request;
     request.build.solution_file = solution_file(context.paths, problem);
     request.build.display_name = display_path(request.build.solution_file);
+    if (!options_.reference) {
+      std::string note = check_sandbox_for("try", owned_by_someone_else(request.build.solution_file),
+                                           options_.trust_submissions);
+      if (!note.empty()) fmt::print(stderr, "judge: note: {} (see judge doctor)\n", note);
+    }
     request.draws = options_.draws;
     LiveLine live(stdout, options_.format == "text" && wants_live_progress(stdout));
     request.build.on_progress = [&](const std::string& what) { live.show(fmt::format("  {}...", what)); };

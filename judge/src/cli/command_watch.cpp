@@ -1,5 +1,6 @@
 // `judge watch PROBLEM`: judges again on every save (cli/watch.hpp).
 #include "cli/command.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "cli/watch.hpp"
 
 namespace judge {
@@ -11,6 +12,7 @@ class WatchCommand : public Command {
     command.add_option("--solution", options_.solution_file, "watch FILE instead of your workspace file")
         ->type_name("FILE");
     command.add_flag("--sanitize", options_.sanitize, "build your runner with AddressSanitizer and UBSan");
+    command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
   }
 
   int run(const CommandContext& context) override { return watch_and_judge(context.paths, options_); }

@@ -17,8 +17,8 @@
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
 #include "judging/shrink.hpp"
-#include "sandbox/sandbox.hpp"
-#include "sandbox/syscall_filter.hpp"
+#include "cli/sandbox_policy.hpp"
+#include "sandbox/hidden_paths.hpp"
 #include "spec/package.hpp"
 #include "spec/result_codec.hpp"
 #include "util/errors.hpp"
@@ -371,25 +371,12 @@ std::size_t write_grade_summary(const std::string& slug, const std::string& repo
   return counts.count(kErrorVerdict) ? counts[kErrorVerdict] : 0;
 }
 
-std::string runner_could_act_as_the_judge() {
-  const SandboxSupport& sandbox = sandbox_support();
-  const SyscallFilter& filter = syscall_filter(FilterFor::kRunner);
-  if (sandbox.runner_has_own_user() || !filter.program.empty()) return "";
-  return fmt::format(
-      "runners here would run as your user with no system-call filter ({}; {}): a submission could connect to your "
-      "unix sockets (tmux, ssh-agent) and run commands as you, or plant a process that rewrites other rows",
-      sandbox.subordinate_missing, filter.missing);
-}
-
 int grade_folder(const Paths& paths, const GradeOptions& options) {
-  if (!options.trust_submissions) {
-    std::string danger = runner_could_act_as_the_judge();
-    if (!danger.empty())
-      throw JudgeFault{
-          fmt::format("grade: refusing to grade: {}. Give your user subordinate ids (see judge doctor), "
-                      "or pass --trust-submissions if you have read every submission",
-                      danger)};
-  }
+  std::string gave_up = check_sandbox_for("grade", /*others_code=*/true, options.trust_submissions);
+  if (!gave_up.empty()) fmt::print(stderr, "judge: grade: {}\n", gave_up);
+  // The submissions, and the report of their grades, are no submission's to read.
+  hide_from_sandboxes(options.dir);
+  if (!options.report_dir.empty()) hide_from_sandboxes(options.report_dir);
   Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
   std::vector<GradeRow> rows;
   std::vector<std::string> names = find_submissions(options.dir);

@@ -33,8 +33,8 @@ struct GradeOptions {
   unsigned jobs = 0;       // parallel judgings; 0: one per core
   bool sanitize = false;   // judge every submission under --sanitize
   bool shrink = false;     // --shrink: each failing submission's result carries shrunk examples
-  // Grade even where a runner could act as the judge's user (no user of its
-  // own and no system-call filter): see runner_could_act_as_the_judge.
+  // Grade even where the sandbox lacks a protection other people's code
+  // needs (cli/sandbox_policy.hpp).
   bool trust_submissions = false;
   // --shard K/N: only the submissions whose names fall in share K of N
   // (shard_of_submission); 0/0 grades them all.
@@ -49,12 +49,6 @@ unsigned shard_of_submission(const std::string& name, unsigned count);
 
 // Parses "K/N" (1 <= K <= N <= 10000) into options; throws JudgeFault.
 void parse_shard(const std::string& text, GradeOptions* options);
-
-// Why runners here could act as the judge's user, with what that allows;
-// empty when they cannot (they have a user of their own, or the system-call
-// filter keeps them from sockets and new processes). `judge grade` refuses
-// to grade then, unless told to trust the submissions.
-std::string runner_could_act_as_the_judge();
 
 // One row of the summary.
 struct GradeRow {

@@ -16,6 +16,7 @@
 #include <filesystem>
 
 #include "check/registry.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "cli/workspace.hpp"
 #include "judging/judging.hpp"
 #include "judging/shrink.hpp"
@@ -122,12 +123,14 @@ namespace {
 // One watching session: the judging on each save, and the waiting between.
 class Watcher {
  public:
-  Watcher(const Paths& paths, const Problem& problem, const WatchOptions& options, std::string file)
+  Watcher(const Paths& paths, const Problem& problem, const WatchOptions& options, std::string file,
+          std::string sandbox_note)
       : paths_(paths),
         problem_(problem),
         options_(options),
         file_(std::move(file)),
         display_(terminal_safe(display_path(file_))),
+        sandbox_note_(std::move(sandbox_note)),
         live_(wants_live_progress(stdout)),
         colour_(wants_colour(stdout)) {}
 
@@ -202,6 +205,7 @@ class Watcher {
       auto started = std::chrono::steady_clock::now();
       ProblemResult result = judge_solution(paths_, problem_, request);
       std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+      result.sandbox_note = sandbox_note_;
       reporter->problem_finished(result);
       reporter->finish(false);
       if (options_.solution_file.empty()) record_attempt(paths_, problem_.slug, result, took.count());
@@ -218,6 +222,7 @@ class Watcher {
   const Problem& problem_;
   const WatchOptions& options_;
   std::string file_, display_;
+  std::string sandbox_note_;  // what the sandbox lacks here, said with every verdict
   bool live_, colour_;
 };
 }  // namespace
@@ -230,9 +235,10 @@ int watch_and_judge(const Paths& paths, const WatchOptions& options) {
     throw JudgeFault{
         own_file ? fmt::format("{}: no solution yet; run `judge start {}` first", display_path(file), problem.slug)
                  : fmt::format("watch: no such file '{}'", display_path(file))};
+  std::string note = check_sandbox_for("watch", owned_by_someone_else(file), options.trust_submissions);
   stop_requested = 0;
   SignalGuard signals;
-  return Watcher(paths, problem, options, file).run();
+  return Watcher(paths, problem, options, file, note).run();
 }
 
 }  // namespace judge

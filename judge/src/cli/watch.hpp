@@ -20,6 +20,7 @@ struct WatchOptions {
   std::string slug;
   std::string solution_file;  // empty: the workspace file
   bool sanitize = false;
+  bool trust_submissions = false;  // another user's file, where the sandbox is not whole (cli/sandbox_policy.hpp)
 };
 
 // Returns 0 when stopped by Ctrl-C (or SIGTERM). Throws JudgeFault when it

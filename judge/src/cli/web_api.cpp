@@ -10,6 +10,7 @@
 
 #include "check/registry.hpp"
 #include "cli/progress_json.hpp"
+#include "cli/sandbox_policy.hpp"
 #include "cli/workspace.hpp"
 #include "judging/judging.hpp"
 #include "judging/try_run.hpp"
@@ -238,8 +239,11 @@ void api_run(const Paths& paths, const std::string& slug, const EventSink& emit)
     request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
     request.on_progress = [&](const std::string& what) { reporter->progress(what); };
     auto started = std::chrono::steady_clock::now();
+    // The workspace's file is the page's owner's own, unless another user wrote it.
+    std::string note = check_sandbox_for("serve", owned_by_someone_else(request.solution_file), false);
     ProblemResult result = judge_solution(paths, problem, request);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result.sandbox_note = note;
     reporter->problem_finished(result);
     record_attempt(paths, slug, result, seconds);
     json markers = markers_json(result.message, request.display_name);

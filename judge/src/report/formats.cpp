@@ -14,6 +14,7 @@ struct Format {
   std::unique_ptr<Reporter> (*make)(std::FILE* out, const ReportOptions& options);
   bool one_problem = false;
   std::string (*judge_failure)(const std::string& message) = nullptr;
+  bool others_code = false;  // a course platform's runner: the code it judges is a student's
 };
 
 std::unique_ptr<Reporter> make_terminal_text_reporter(std::FILE* out, const ReportOptions&) {
@@ -26,12 +27,12 @@ constexpr Format kFormats[] = {
     {"junit", [](std::FILE* out, const ReportOptions&) { return make_junit_reporter(out); }},
     // Exercism's test-runner interface judges one exercise per run.
     {"exercism", [](std::FILE* out, const ReportOptions&) { return make_exercism_reporter(out); }, true,
-     exercism_judge_failure},
+     exercism_judge_failure, true},
     {"gradescope",
      [](std::FILE* out, const ReportOptions& options) {
        return make_gradescope_reporter(out, options.gradescope_hidden_visibility);
      },
-     false, gradescope_judge_failure},
+     false, gradescope_judge_failure, true},
 };
 }  // namespace
 
@@ -53,6 +54,12 @@ bool format_takes_one_problem(const std::string& name) {
     if (name == format.name) return format.one_problem;
   return false;
 }
+bool format_judges_others_code(const std::string& name) {
+  for (const Format& format : kFormats)
+    if (name == format.name) return format.others_code;
+  return false;
+}
+
 std::string judge_failure_document(const std::string& name, const std::string& message) {
   for (const Format& format : kFormats)
     if (name == format.name && format.judge_failure) return format.judge_failure(message);

@@ -27,6 +27,10 @@ std::unique_ptr<Reporter> make_reporter(const std::string& name, std::FILE* out,
 // Whether format `name` reports one problem only (exercism).
 bool format_takes_one_problem(const std::string& name);
 
+// Whether format `name` is a course platform's runner (exercism,
+// gradescope): the code it judges is a student's, not the user's own.
+bool format_judges_others_code(const std::string& name);
+
 // What format `name` writes when the judge cannot carry out the run, for
 // a platform that reads only the file (exercism, gradescope); "" for the
 // others, whose readers see the exit status and stderr.

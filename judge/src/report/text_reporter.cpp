@@ -165,6 +165,8 @@ class TextReporter : public Reporter {
       fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label), hanging("    ", "    ", hint.mistake, width_, 8));
     }
     for (const ShrunkExample& example : result.shrunk) print_shrunk(example);
+    if (!result.sandbox_note.empty())
+      fmt::print(out_, "{}", hanging("  note: ", "    ", result.sandbox_note + " (see judge doctor)", width_, 16));
     std::size_t passed = 0;
     for (const TestResult& test : result.tests) passed += test.verdict == Verdict::kAccepted;
     bool ok = result.verdict == Verdict::kAccepted;

@@ -21,6 +21,7 @@
 #include "run/wire_format.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/scratch.hpp"
+#include "sandbox/system_mounts.hpp"
 
 namespace judge {
 namespace {
@@ -61,13 +62,13 @@ std::string with_dropped_note(const CapturedOutput& printed) {
                      printed.total - printed.head.size());
 }
 
-// What a runner sees: the system, a few devices, the CPU list (for
+// What a runner sees: the loader and the shared libraries, a few devices, the CPU list (for
 // std::thread::hardware_concurrency's fallbacks), an empty /tmp (its home
 // and working directory: a tmpfs of its own with a private root, else its
 // scratch directory), and a /proc of its own processes.
 SandboxView runner_view(const SandboxScratch& scratch) {
   SandboxView view;
-  view.mounts = system_mounts();
+  view.mounts = system_mounts(SystemNeeds::kLibraries);
   view.mounts.push_back({"/etc/localtime", "/etc/localtime", false, true});
   view.mounts.push_back({"/dev/null", "/dev/null", /*writable=*/true});
   for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/random"}) view.mounts.push_back({device, device});

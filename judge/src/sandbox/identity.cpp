@@ -1,9 +1,12 @@
 // Runner user ids, subordinate ids, and dropping to them.
 #include "sandbox/identity.hpp"
 
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,22 +14,68 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <utility>
 #include <sstream>
 #include <vector>
 
+#include "util/errors.hpp"
 #include "util/files.hpp"
 
 extern char** environ;
 
 namespace judge {
 namespace {
-std::atomic<std::uint32_t> runner_counter{0};
+constexpr std::uint32_t kRunnerUidBase = 0x50000000u;
+constexpr std::uint32_t kRunnerUidCount = 1u << 28;
 
-// The 28 bits that tell this process's runners from each other and from
-// other judges': 22 of the process id, 6 of a counter.
-std::uint32_t runner_serial() {
-  return ((static_cast<std::uint32_t>(getpid()) & 0x3fffffu) << 6) | (runner_counter++ & 63u);
+// The machine's counter of handed-out ids: a file only this user may
+// write, locked while it is read and advanced. Empty when none can be had.
+std::string counter_path() {
+  if (geteuid() == 0) return "/run/judge-runner-ids";
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  struct stat info {};
+  if (runtime && *runtime == '/' && stat(runtime, &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == geteuid())
+    return std::string(runtime) + "/judge-runner-ids";
+  return "/tmp/judge-runner-ids-" + std::to_string(geteuid());
+}
+
+// The next value of the machine's counter; nullopt when its file cannot be
+// used (not this user's own regular file, say).
+std::optional<std::uint64_t> advance_shared_counter() {
+  static const std::string path = counter_path();
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return std::nullopt;
+  struct stat info {};
+  std::optional<std::uint64_t> next;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() && (info.st_mode & 022) == 0 &&
+      flock(fd, LOCK_EX) == 0) {
+    std::uint64_t value = 0;
+    if (pread(fd, &value, sizeof value, 0) != static_cast<ssize_t>(sizeof value)) value = 0;
+    ++value;
+    if (pwrite(fd, &value, sizeof value, 0) == static_cast<ssize_t>(sizeof value)) next = value;
+  }
+  close(fd);  // releases the lock
+  return next;
+}
+
+// This process's own counter, where the machine's cannot be used: it
+// starts from the process id, so that judges running at once most likely
+// differ.
+std::uint64_t advance_own_counter() {
+  static std::atomic<std::uint64_t> counter{(static_cast<std::uint64_t>(getpid()) & 0x3fffffu) << 6};
+  return ++counter;
+}
+
+// The serials leased now, per range.
+std::mutex leased_mutex;
+std::set<std::pair<std::uint64_t, std::uint32_t>>& leased() {
+  static std::set<std::pair<std::uint64_t, std::uint32_t>> serials;
+  return serials;
 }
 
 std::string executable_in(const std::vector<std::string>& directories, const char* name) {
@@ -58,7 +107,53 @@ bool run_helper(const std::vector<std::string>& argv, std::string* error) {
 }
 }  // namespace
 
-uid_t next_runner_uid() { return static_cast<uid_t>(0x50000000u + runner_serial()); }
+// A lease on the next serial of a range of `count` ids that is not leased
+// already, as ids `first_uid + serial` and `first_gid + serial` (in pool 0,
+// the root judge's, `first_gid` for every serial: group nobody). Throws
+// JudgeFault when every serial of the range is leased.
+RunnerIds take_ids(std::uint64_t pool, std::uint32_t first_uid, std::uint32_t count, gid_t first_gid) {
+  RunnerIds ids;
+  std::lock_guard<std::mutex> lock(leased_mutex);
+  std::size_t in_pool = std::count_if(leased().begin(), leased().end(), [&](const auto& lease) { return lease.first == pool; });
+  if (in_pool >= count)
+    throw JudgeFault{fmt::format("all {} ids for runners are in use by this judge's runners; give it fewer jobs", count)};
+  for (std::uint32_t tries = 0;; ++tries) {
+    std::optional<std::uint64_t> shared = tries < count ? advance_shared_counter() : std::nullopt;
+    std::uint32_t serial = static_cast<std::uint32_t>((shared ? *shared : advance_own_counter()) % count);
+    if (leased().insert({pool, serial}).second) {
+      ids.held_ = true;
+      ids.pool_ = pool;
+      ids.serial_ = serial;
+      ids.uid_ = static_cast<uid_t>(first_uid + serial);
+      ids.gid_ = pool == 0 ? first_gid : static_cast<gid_t>(first_gid + serial);
+      return ids;
+    }
+  }
+}
+
+RunnerIds::RunnerIds(RunnerIds&& other) noexcept { *this = std::move(other); }
+
+RunnerIds& RunnerIds::operator=(RunnerIds&& other) noexcept {
+  if (this == &other) return *this;
+  release();
+  held_ = std::exchange(other.held_, false);
+  pool_ = other.pool_;
+  serial_ = other.serial_;
+  uid_ = other.uid_;
+  gid_ = other.gid_;
+  return *this;
+}
+
+RunnerIds::~RunnerIds() { release(); }
+
+void RunnerIds::release() {
+  if (!held_) return;
+  std::lock_guard<std::mutex> lock(leased_mutex);
+  leased().erase({pool_, serial_});
+  held_ = false;
+}
+
+RunnerIds take_runner_ids() { return take_ids(0, kRunnerUidBase, kRunnerUidCount, kNobody); }
 
 std::optional<IdRange> subordinate_range(const std::string& text, const std::string& user_name, std::uint32_t id) {
   std::istringstream in(text);
@@ -107,10 +202,11 @@ std::optional<SubordinateIds> find_subordinate_ids(std::string* missing) {
   return ids;
 }
 
-std::pair<uid_t, gid_t> next_subordinate_ids(const SubordinateIds& ids) {
+RunnerIds take_subordinate_ids(const SubordinateIds& ids) {
   std::uint32_t span = std::min(ids.uids.count, ids.gids.count);
-  std::uint32_t offset = runner_serial() % span;
-  return {static_cast<uid_t>(ids.uids.first + offset), static_cast<gid_t>(ids.gids.first + offset)};
+  // One pool per range, told apart from the root judge's (0).
+  std::uint64_t pool = (std::uint64_t{ids.uids.first} << 32 | ids.gids.first) + 1;
+  return take_ids(pool, ids.uids.first, span, ids.gids.first);
 }
 
 bool map_subordinate_ids(const SubordinateIds& ids, pid_t pid, uid_t uid, gid_t gid, std::string* error) {

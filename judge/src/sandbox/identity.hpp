@@ -21,11 +21,40 @@ namespace judge {
 
 inline constexpr gid_t kNobody = 65534;
 
-// A user id for the next runner of a root judge: from 0x50000000, made of
-// this process's id (below 2^22, the kernel's largest pid_max) and a
-// counter of 6 bits, so no two judges running at once share one, and a
-// judge reuses one only 64 runners later.
-uid_t next_runner_uid();
+// The user and group a sandboxed child runs as, leased to it until every
+// process of that child is gone (the Child that holds the lease has been
+// reaped): while the lease lives, no other sandbox of this judge is given
+// them. Ids come from a counter shared by every judge of the machine (a
+// file under /run, or the user's runtime directory), so judges running at
+// once get different ids too, and an id comes round again only after the
+// whole range has been handed out.
+class RunnerIds {
+ public:
+  RunnerIds() = default;  // no ids
+  RunnerIds(RunnerIds&& other) noexcept;
+  RunnerIds& operator=(RunnerIds&& other) noexcept;
+  RunnerIds(const RunnerIds&) = delete;
+  RunnerIds& operator=(const RunnerIds&) = delete;
+  ~RunnerIds();  // releases the lease
+
+  bool held() const { return held_; }
+  uid_t uid() const { return uid_; }
+  gid_t gid() const { return gid_; }
+
+ private:
+  friend RunnerIds take_ids(std::uint64_t, std::uint32_t, std::uint32_t, gid_t);
+  void release();
+  bool held_ = false;
+  std::uint64_t pool_ = 0;  // which range the serial counts in
+  std::uint32_t serial_ = 0;
+  uid_t uid_ = 0;
+  gid_t gid_ = 0;
+};
+
+// Ids for the next runner of a root judge: a user id from 0x50000000 to
+// 0x5fffffff (2^28 of them, an unused range of every distribution), group
+// nobody.
+RunnerIds take_runner_ids();
 
 // The first id and the size of a user's range in an /etc/subuid-style
 // text ("name-or-uid:first:count" per line); nullopt when it has none.
@@ -43,10 +72,9 @@ struct SubordinateIds {
 // Read once; nullopt with *missing saying why when there are none.
 std::optional<SubordinateIds> find_subordinate_ids(std::string* missing);
 
-// The ids (user and group, the same offset in both ranges) for the next
-// runner under `ids`: every runner of this process differs from the last
-// 64, and from other judges' most likely.
-std::pair<uid_t, gid_t> next_subordinate_ids(const SubordinateIds& ids);
+// Ids for the next runner under `ids` (user and group, the same offset in
+// both ranges, bounded by the smaller).
+RunnerIds take_subordinate_ids(const SubordinateIds& ids);
 
 // Runs newuidmap and newgidmap to map `uid` and `gid` to themselves in the
 // user namespace of process `pid`. False with *error on failure.

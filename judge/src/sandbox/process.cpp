@@ -32,6 +32,7 @@
 #include "sandbox/namespace_waiters.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/view.hpp"
+#include "util/errors.hpp"
 #include "util/files.hpp"
 
 namespace judge {
@@ -54,6 +55,7 @@ struct ChildPlan {
   uid_t outer_uid = 0;
   gid_t outer_gid = 0;
   bool drop_privileges = false;
+  bool cap_processes = false;  // RLIMIT_NPROC without dropping: a user namespace counts them apart
   uid_t runner_uid = 0;
   gid_t runner_gid = kNobody;
   // Not root: the parent maps runner_uid and runner_gid (subordinate ids)
@@ -129,10 +131,11 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
                                                 plan.exec_fd);
     if (ruleset < 0) fail_in_child(plan.error_pipe, "landlock");
   }
-  if (plan.drop_privileges) {
-    set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
-    if (!sandbox_child::drop_privileges(plan.runner_uid, plan.runner_gid)) fail_in_child(plan.error_pipe, "setresuid");
-  }
+  // Set inside the child's user namespace, where there is one, so that it
+  // counts that namespace's processes (SandboxSupport::namespace_process_cap).
+  if (plan.drop_privileges || plan.cap_processes) set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
+  if (plan.drop_privileges && !sandbox_child::drop_privileges(plan.runner_uid, plan.runner_gid))
+    fail_in_child(plan.error_pipe, "setresuid");
   if (ruleset >= 0 && !sandbox_child::enforce_ruleset(ruleset)) fail_in_child(plan.error_pipe, "landlock");
   if (plan.filter && !sandbox_child::load_filter(*plan.filter)) fail_in_child(plan.error_pipe, "seccomp");
   signal(SIGPIPE, SIG_DFL);
@@ -347,19 +350,28 @@ struct PlanDescriptors {
   }
 };
 
-// Fills in the sandbox's part of `plan`, which points into `view`.
-bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<PreparedView>* view, std::string* error) {
+// Fills in the sandbox's part of `plan`, which points into `view`; the
+// ids the child will run as are leased to `ids`.
+bool plan_sandbox(const SpawnSpec& spec, ChildPlan* plan, std::optional<PreparedView>* view, RunnerIds* ids,
+                  std::string* error) {
   const SandboxSupport& support = sandbox_support();
   plan->support = &support;
   plan->namespaces = support.namespaces;
   plan->outer_uid = getuid();
   plan->outer_gid = getgid();
   plan->drop_privileges = support.drop_to_nobody;
-  if (support.drop_to_nobody) plan->runner_uid = next_runner_uid();
-  if (support.subordinate && spec.subordinate_user && support.namespaces) {
-    plan->drop_privileges = true;
-    std::tie(plan->runner_uid, plan->runner_gid) = next_subordinate_ids(*support.subordinate);
+  try {
+    if (support.drop_to_nobody) *ids = take_runner_ids();
+    if (support.subordinate && spec.subordinate_user && support.namespaces) {
+      plan->drop_privileges = true;
+      *ids = take_subordinate_ids(*support.subordinate);
+    }
+  } catch (const JudgeFault& fault) {
+    *error = fault.message;
+    return false;
   }
+  if (ids->held()) std::tie(plan->runner_uid, plan->runner_gid) = std::make_pair(ids->uid(), ids->gid());
+  plan->cap_processes = support.namespaces && support.namespace_process_cap;
   plan->landlock_abi = support.landlock_abi;
   view->emplace(spec.sandbox_view, support.private_root);
   plan->view = &**view;
@@ -398,7 +410,8 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   ChildPlan plan{argv.data(), envp.data(), pipes.out[1], pipes.err[1], pipes.status[1]};
   PlanDescriptors plan_descriptors{&plan};
   std::optional<PreparedView> view;
-  if (spec.sandbox && !plan_sandbox(spec, &plan, &view, error)) return nullptr;
+  RunnerIds ids;
+  if (spec.sandbox && !plan_sandbox(spec, &plan, &view, &ids, error)) return nullptr;
   IdMapPipes map_pipes;
   if (plan.drop_privileges && !plan.support->drop_to_nobody && !map_pipes.open(&plan, error)) return nullptr;
   rusage own{};
@@ -419,6 +432,7 @@ std::unique_ptr<Child> Child::spawn(const SpawnSpec& spec, std::string* error) {
   while (n < 0 && errno == EINTR);
   std::unique_ptr<Child> child(new Child());
   child->pid_ = pid;
+  child->ids_ = std::move(ids);
   child->inherited_rss_kb_ = own.ru_maxrss;
   child->namespaced_ = plan.namespaces;
   child->stdout_fd_ = pipes.take(&pipes.out[0]);

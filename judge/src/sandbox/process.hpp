@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sandbox/identity.hpp"
 #include "sandbox/syscall_filter.hpp"
 #include "sandbox/view.hpp"
 #include "util/cancel_signal.hpp"
@@ -113,6 +114,8 @@ class Child {
   pid_t program_pid_ = -1;
   long inherited_rss_kb_ = 0;  // the judge's peak when it forked the child
   ExitStatus status_;
+  // The ids it runs as: released (in the destructor) only after it is reaped.
+  RunnerIds ids_;
 };
 
 // Runs a command to completion, capturing stdout and stderr together (the

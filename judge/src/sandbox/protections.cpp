@@ -12,13 +12,31 @@
 
 namespace judge {
 namespace {
+// The cap on a child's processes and threads: the pids cgroup where the
+// judge uses one (`pids_missing` says why not), else RLIMIT_NPROC where
+// something counts the child's processes apart from the judge's user's.
+ProtectionReport process_cap(bool pids_cgroup, const std::string& pids_missing) {
+  const SandboxSupport& sandbox = sandbox_support();
+  if (pids_cgroup)
+    return {"process cap", true,
+            "the pids controller caps a runner's or compile's processes and threads (64), whatever user it runs as"};
+  if (sandbox.runner_has_own_user() || sandbox.namespace_process_cap)
+    return {"process cap", true,
+            fmt::format("{}; instead RLIMIT_NPROC caps a child's processes and threads at 64, counted {}", pids_missing,
+                        sandbox.runner_has_own_user() ? "for its own user" : "in its own user namespace")};
+  return {"process cap", false,
+          fmt::format("{}; {}: nothing caps a child's threads (or the compiler's processes), so other people's "
+                      "code is refused",
+                      pids_missing, sandbox.namespace_process_cap_missing)};
+}
+
 std::vector<ProtectionReport> cgroup_protections() {
   const CgroupSupport& cgroups = cgroup_support();
   const bool disabled = environment_flag(kNoMemoryCgroupVariable);
   if (cgroups.available && disabled) {
     std::string why = fmt::format("available, but {} is on", kNoMemoryCgroupVariable);
     return {{"memory cgroup", false, why + "; RLIMIT_AS at the problem's limit instead"},
-            {"process cap", false, why + "; RLIMIT_NPROC instead, where the runner has a user of its own"},
+            process_cap(false, why),
             {"cpu accounting", false, why + "; the runner process's own clock instead (threads included)"}};
   }
   std::vector<ProtectionReport> out;
@@ -33,14 +51,7 @@ std::vector<ProtectionReport> cgroup_protections() {
                    cgroups.missing +
                        "; RLIMIT_AS at the problem's limit instead, per process (not under --sanitize, where "
                        "AddressSanitizer's own allocation and resident-memory limits apply)"});
-  const bool own_user = sandbox_support().runner_has_own_user();
-  out.push_back({"process cap", cgroups.pids,
-                 cgroups.pids ? "the pids controller caps a runner's or compile's processes (64), whatever user "
-                                "it runs as"
-                              : cgroups.pids_missing +
-                                    (own_user ? "; RLIMIT_NPROC caps the processes of the runner's own user instead"
-                                              : "; nothing caps the compiler's processes (runners may not fork "
-                                                "where the system-call filter is active)")});
+  out.push_back(process_cap(cgroups.available && cgroups.pids, cgroups.pids_missing));
   out.push_back({"cpu accounting", cgroups.cpu,
                  cgroups.cpu ? "performance checks read the CPU time of the runner's whole cgroup"
                              : cgroups.cpu_missing +
@@ -71,14 +82,16 @@ std::vector<ProtectionReport> isolation_protections(const SandboxSupport& s) {
   return {
       {"process group", true, "SIGTERM then SIGKILL to the runner's whole group on a time limit"},
       {"pid namespace", s.namespaces,
-       s.namespaces ? "descendants die with the runner, even after setsid"
+       s.namespaces ? "descendants die with the runner, even after setsid; IPC (System V, POSIX message queues) "
+                      "and cgroup namespaces of its own too"
                     : s.namespaces_missing + "; descendants that leave the process group can outlive it"},
       {"network namespace", s.namespaces,
        s.namespaces ? "no network interfaces but a downed loopback" : s.namespaces_missing},
       {"private root", s.private_root,
-       s.private_root ? "a mount namespace whose root holds only the system's directories and the child's own: "
-                        "no other path exists for it (the compiler sees the build inputs and its scratch directory; "
-                        "a runner an empty tmpfs as /tmp)"
+       s.private_root ? "a mount namespace whose root holds only an allow-list of system directories (never /usr or "
+                        "/usr/local whole, never the judge's own files) and the child's own: no other path exists "
+                        "for it (the compiler sees the build inputs and its scratch directory; a runner an empty "
+                        "tmpfs as /tmp)"
                       : s.private_root_missing + "; the host's paths stay visible (Landlock still denies opening "
                                                  "them, but a probe such as __has_include can tell that they exist)"},
       {"fresh /proc", s.fresh_proc,

@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,12 +16,13 @@
 #include <filesystem>
 
 #include "sandbox/landlock.hpp"
+#include "sandbox/system_mounts.hpp"
 #include "sandbox/view.hpp"
 
 namespace judge {
 namespace {
 std::string describe_unshare(bool user_namespace, int error, const char* extra) {
-  return fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET{}{}): {}{}", extra, user_namespace ? " | CLONE_NEWUSER" : "",
+  return fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWCGROUP{}{}): {}{}", extra, user_namespace ? " | CLONE_NEWUSER" : "",
                      std::strerror(error),
                      user_namespace ? " (unprivileged user namespaces may be disabled: "
                                       "sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)"
@@ -35,6 +38,40 @@ bool probe_namespaces(const SandboxSupport& s, std::string* missing) {
   waitpid(child, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   *missing = describe_unshare(s.user_namespace, WIFEXITED(status) ? WEXITSTATUS(status) : 0, "");
+  return false;
+}
+
+// Whether RLIMIT_NPROC set inside a child's own user namespace counts only
+// that namespace's processes (Linux 5.14 and later count it per user
+// namespace): a child may then make two processes under a cap of three,
+// but not a third. Where the count is the user's across the machine, the
+// judge and this probe already use most of it.
+bool probe_namespace_process_cap(const SandboxSupport& s, std::string* missing) {
+  pid_t child = fork();
+  if (child < 0) return *missing = fmt::format("fork: {}", std::strerror(errno)), false;
+  if (child == 0) {
+    if (!sandbox_child::enter_namespaces(s, false, getuid(), getgid())) _exit(2);
+    rlimit cap{3, 3};
+    if (setrlimit(RLIMIT_NPROC, &cap) != 0) _exit(2);
+    pid_t held[2] = {-1, -1};
+    for (pid_t& pid : held)
+      if ((pid = fork()) == 0) {
+        pause();
+        _exit(0);
+      }
+    pid_t third = fork();
+    int third_error = errno;
+    if (third == 0) _exit(0);
+    for (pid_t pid : held)
+      if (pid > 0) kill(pid, SIGKILL);
+    bool capped = held[0] > 0 && held[1] > 0 && third < 0 && third_error == EAGAIN;
+    _exit(capped ? 0 : 3);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  *missing = "RLIMIT_NPROC inside a user namespace counts the user's processes across the machine (Linux 5.14 and "
+             "later count them per namespace)";
   return false;
 }
 
@@ -92,7 +129,7 @@ void probe_root(SandboxSupport* s) {
     return;
   }
   SandboxView view;
-  view.mounts = system_mounts();
+  view.mounts = system_mounts(SystemNeeds::kLibraries);
   view.proc = true;
   view.working_dir = "/";
   view.root_point = root_point;
@@ -120,7 +157,9 @@ void probe_subordinate_ids(SandboxSupport* s) {
   }
   std::optional<SubordinateIds> ids = find_subordinate_ids(&s->subordinate_missing);
   if (!ids) return;
-  auto [uid, gid] = next_subordinate_ids(*ids);
+  RunnerIds lease = take_subordinate_ids(*ids);
+  uid_t uid = lease.uid();
+  gid_t gid = lease.gid();
   int request[2], done[2];
   if (pipe2(request, O_CLOEXEC) != 0) return void(s->subordinate_missing = "pipe2 failed");
   if (pipe2(done, O_CLOEXEC) != 0) {
@@ -177,6 +216,10 @@ const SandboxSupport& sandbox_support() {
       s.private_root_missing = s.fresh_proc_missing = "needs PID and network namespaces: " + s.namespaces_missing;
     s.landlock_abi = probe_landlock(&s.landlock_missing);
     if (s.user_namespace) probe_subordinate_ids(&s);
+    if (s.user_namespace && s.namespaces)
+      s.namespace_process_cap = probe_namespace_process_cap(s, &s.namespace_process_cap_missing);
+    else if (s.user_namespace)
+      s.namespace_process_cap_missing = "needs user namespaces: " + s.namespaces_missing;
     return s;
   }();
   return support;
@@ -190,8 +233,11 @@ namespace sandbox_child {
 
 bool enter_namespaces(const SandboxSupport& support, bool mount_namespace, uid_t outer_uid, gid_t outer_gid,
                       int map_request_fd, int map_done_fd) {
-  int flags =
-      CLONE_NEWPID | CLONE_NEWNET | (mount_namespace ? CLONE_NEWNS : 0) | (support.user_namespace ? CLONE_NEWUSER : 0);
+  // IPC: System V objects and POSIX message queues of its own, gone with
+  // it. Cgroup: its own cgroup is its root, so /proc/self/cgroup names
+  // nothing of the judge's.
+  int flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWCGROUP | (mount_namespace ? CLONE_NEWNS : 0) |
+              (support.user_namespace ? CLONE_NEWUSER : 0);
   if (unshare(flags) != 0) return false;
   if (support.user_namespace && map_request_fd >= 0) {
     char done = 0;

@@ -27,7 +27,7 @@
 namespace judge {
 
 struct SandboxSupport {
-  bool namespaces = false;      // new PID and network namespaces for each child
+  bool namespaces = false;      // new PID, network, IPC and cgroup namespaces for each child
   bool user_namespace = false;  // needed for them when not root
   std::string namespaces_missing;
   bool private_root = false;  // a mount namespace whose root holds only the child's view
@@ -41,8 +41,19 @@ struct SandboxSupport {
   // the judge's user (identity.hpp) instead of keeping its own.
   std::optional<SubordinateIds> subordinate;
   std::string subordinate_missing;
+  // Not root: RLIMIT_NPROC set inside a child's user namespace counts only
+  // that namespace's processes and threads (Linux 5.14 and later), so it
+  // caps a child that keeps the judge's user.
+  bool namespace_process_cap = false;
+  std::string namespace_process_cap_missing;
   // Whether a runner runs as a user other than the judge's.
   bool runner_has_own_user() const { return drop_to_nobody || subordinate.has_value(); }
+  // Whether RLIMIT_NPROC caps a sandboxed child's processes and threads:
+  // it has a user of its own, or a user namespace that counts them apart.
+  bool rlimit_caps_processes() const { return runner_has_own_user() || namespace_process_cap; }
+  // Whether something keeps a child from the judge's files: a private root
+  // or Landlock.
+  bool file_sandbox() const { return private_root || landlock_abi >= 1; }
 };
 
 // Probed once per process (forks short-lived children to try them).
@@ -54,8 +65,9 @@ const SandboxSupport& sandbox_support();
 std::string path_in_sandbox(const SandboxView& view, const std::string& inside);
 
 namespace sandbox_child {
-// Called between fork and exec: only system calls, no allocation. New PID
-// and network namespaces (and a mount namespace when `mount_namespace`),
+// Called between fork and exec: only system calls, no allocation. New PID,
+// network, IPC and cgroup namespaces (and a mount namespace when
+// `mount_namespace`),
 // inside a user namespace when the judge is not root. That namespace maps
 // `outer_uid` and `outer_gid` to themselves, or, when `map_request_fd` is
 // not -1, whatever the parent maps (subordinate ids): this process writes a

@@ -71,6 +71,26 @@ constexpr const char* kDenied[] = {
     "fsmount",
     "fsconfig",
     "fspick",
+    // System V IPC and POSIX message queues: each child has an IPC namespace
+    // of its own where the kernel allows one; this holds where it does not.
+    "shmget",
+    "shmat",
+    "shmctl",
+    "shmdt",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "mq_open",
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
 };
 constexpr unsigned long kNamespaceFlags[] = {CLONE_NEWNS,  CLONE_NEWUSER, CLONE_NEWPID,   CLONE_NEWNET,
                                              CLONE_NEWUTS, CLONE_NEWIPC,  CLONE_NEWCGROUP};

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <set>
 
+#include "sandbox/hidden_paths.hpp"
+
 namespace judge {
 namespace fs = std::filesystem;
 
@@ -26,37 +28,37 @@ std::string host_path(const SandboxView& view, const std::string& inside) {
   return holder ? holder->host + inside.substr(holder->inside.size()) : inside;
 }
 
-std::vector<SandboxMount> system_mounts() {
-  return {{"/usr", "/usr"},
-          {"/lib", "/lib", false, true},
-          {"/lib64", "/lib64", false, true},
-          {"/lib32", "/lib32", false, true},
-          {"/bin", "/bin", false, true},
-          {"/etc/ld.so.cache", "/etc/ld.so.cache", false, true}};
+namespace {
+// Whether any of `hidden` is `directory` or lies beneath it.
+bool holds_hidden(const std::string& directory, const std::vector<std::string>& hidden) {
+  return std::any_of(hidden.begin(), hidden.end(),
+                     [&](const std::string& path) { return path_is_within(path, directory); });
 }
+
+// For Landlock alone, which cannot take a path back out of an allowed
+// tree: `directory` itself when it holds none of `hidden`, else its
+// entries, each treated the same way, leaving out the hidden ones. Links
+// are left out too: Landlock checks the file a link leads to, which is
+// allowed only through a rule of its own.
+void allow_around(const fs::path& directory, const std::vector<std::string>& hidden, std::vector<std::string>* out) {
+  if (!holds_hidden(directory.string(), hidden)) return out->push_back(directory.string());
+  if (std::find(hidden.begin(), hidden.end(), directory.string()) != hidden.end()) return;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
+    if (entry.is_symlink(error)) continue;
+    if (entry.is_directory(error))
+      allow_around(entry.path(), hidden, out);
+    else if (!holds_hidden(entry.path().string(), hidden))
+      out->push_back(entry.path().string());
+  }
+}
+}  // namespace
 
 PreparedView::PreparedView(const SandboxView& view, bool private_root) : private_root_(private_root) {
   root_point_ = view.root_point;
   working_dir_ = view.working_dir;
-  for (const SandboxMount& mount : view.mounts) {
-    std::string path = private_root ? mount.inside : mount.host;
-    std::error_code error;
-    fs::file_status status = fs::symlink_status(mount.host, error);
-    bool exists = !error && fs::exists(status);
-    if (!exists && mount.optional) continue;
-    (mount.writable ? writable_ : readable_).push_back(strings_.emplace_back(path).c_str());
-    if (!private_root) continue;
-    add_parents(mount.inside);
-    if (fs::is_symlink(status)) {
-      // /lib -> usr/lib: the same link inside, resolved within the view.
-      add_step(Step::kSymlink, mount.inside, fs::read_symlink(mount.host, error).string());
-      continue;
-    }
-    bool directory = fs::is_directory(mount.host, error);
-    add_step(directory ? Step::kDirectory : Step::kFile, mount.inside);
-    add_step(Step::kBind, mount.inside, mount.host, mount.optional);
-    if (!mount.writable) add_step(Step::kReadOnly, mount.inside, "", mount.optional);
-  }
+  const std::vector<std::string> hidden = hidden_paths();
+  for (const SandboxMount& mount : view.mounts) add_mount(mount, hidden);
   if (private_root && !view.tmpfs.empty()) {
     add_parents(view.tmpfs);
     add_step(Step::kDirectory, view.tmpfs);
@@ -69,9 +71,52 @@ PreparedView::PreparedView(const SandboxView& view, bool private_root) : private
     add_step(Step::kProc, "/proc");
     readable_.push_back(strings_.emplace_back("/proc").c_str());
   }
+  // Last, so that no later mount covers them.
+  for (const auto& [kind, inside] : hides_) add_step(kind, inside);
   if (!private_root) working_dir_ = host_path(view, view.working_dir);
   readable_.push_back(nullptr);
   writable_.push_back(nullptr);
+}
+
+void PreparedView::add_mount(const SandboxMount& mount, const std::vector<std::string>& hidden) {
+  std::error_code error;
+  fs::file_status status = fs::symlink_status(mount.host, error);
+  bool exists = !error && fs::exists(status);
+  if (!exists && mount.optional) return;
+  // The host tree the mount shows: a link's target (a bind follows it).
+  fs::path shown = fs::weakly_canonical(mount.host, error);
+  if (!private_root_) {
+    // The host's links stay, and Landlock checks what they lead to: a link
+    // to a directory (/lib -> usr/lib) needs no rule of its own, and a rule
+    // for its whole target would be too wide; a link to a file
+    // (/etc/localtime) allows just that file.
+    if (fs::is_symlink(status) && fs::is_directory(shown, error)) return;
+    std::vector<std::string> allowed;
+    if (mount.writable)
+      allowed.push_back(mount.host);
+    else
+      allow_around(shown, hidden, &allowed);
+    for (const std::string& path : allowed)
+      (mount.writable ? writable_ : readable_).push_back(strings_.emplace_back(path).c_str());
+    return;
+  }
+  (mount.writable ? writable_ : readable_).push_back(strings_.emplace_back(mount.inside).c_str());
+  add_parents(mount.inside);
+  if (fs::is_symlink(status)) {
+    // /lib -> usr/lib: the same link inside, resolved within the view.
+    add_step(Step::kSymlink, mount.inside, fs::read_symlink(mount.host, error).string());
+    return;
+  }
+  bool directory = fs::is_directory(mount.host, error);
+  add_step(directory ? Step::kDirectory : Step::kFile, mount.inside);
+  add_step(Step::kBind, mount.inside, mount.host, mount.optional);
+  if (mount.writable) return;
+  add_step(Step::kReadOnly, mount.inside, "", mount.optional);
+  for (const std::string& path : hidden) {
+    if (!path_is_within(path, shown.string()) || !fs::exists(path, error)) continue;
+    std::string inside = mount.inside + path.substr(shown.string().size());
+    hides_.emplace_back(fs::is_directory(path, error) ? Step::kHideDirectory : Step::kHideFile, inside);
+  }
 }
 
 void PreparedView::add_parents(const std::string& inside) {
@@ -132,8 +177,17 @@ bool enter_private_root(const PreparedView& view, const char** failed_call) {
       case PreparedView::Step::kTmpfs:
         ok = mount("tmpfs", step.path, "tmpfs", MS_NOSUID | MS_NODEV, step.source) == 0;
         break;
+      case PreparedView::Step::kHideDirectory:
+        ok = mount("tmpfs", step.path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") == 0;
+        break;
+      case PreparedView::Step::kHideFile:
+        ok = mount("/dev/null", step.path, nullptr, MS_BIND, nullptr) == 0;
+        break;
     }
-    if (!ok) return failed(step.kind == PreparedView::Step::kProc ? "mount proc" : "mount view");
+    if (!ok) {
+      bool hiding = step.kind == PreparedView::Step::kHideDirectory || step.kind == PreparedView::Step::kHideFile;
+      return failed(step.kind == PreparedView::Step::kProc ? "mount proc" : hiding ? "mount hide" : "mount view");
+    }
   }
   // pivot_root(".", ".") stacks the old root on the new one; detaching it
   // leaves only the view.

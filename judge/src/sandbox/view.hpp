@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -47,12 +48,11 @@ struct SandboxView {
 // mount holding it (the longest), or `inside` itself when none does.
 std::string host_path(const SandboxView& view, const std::string& inside);
 
-// The system directories every sandboxed program needs (the loader, its
-// cache, the libraries, /usr), read-only, at their own paths.
-std::vector<SandboxMount> system_mounts();
-
 // Everything the child needs to enter a view, prepared in the parent so
-// that between fork and exec nothing is allocated.
+// that between fork and exec nothing is allocated. The judge's own paths
+// (hidden_paths.hpp) are hidden wherever a read-only mount holds them: with
+// a private root an empty read-only file system covers each; with Landlock
+// alone the mount's directory is allowed entry by entry around them.
 class PreparedView {
  public:
   // `private_root`: mount the view; otherwise use host paths (Landlock only).
@@ -70,13 +70,14 @@ class PreparedView {
  private:
   friend bool enter_private_root(const PreparedView& view, const char** failed_call);
   struct Step {
-    enum Kind { kDirectory, kFile, kSymlink, kBind, kReadOnly, kProc, kTmpfs } kind;
+    enum Kind { kDirectory, kFile, kSymlink, kBind, kReadOnly, kProc, kTmpfs, kHideDirectory, kHideFile } kind;
     const char* path;    // beneath the root point
     const char* source;  // kBind: host path; kSymlink: the link's target; kTmpfs: mount options
     bool optional;
   };
   void add_step(Step::Kind kind, std::string path, std::string source = "", bool optional = false);
   void add_parents(const std::string& inside);
+  void add_mount(const SandboxMount& mount, const std::vector<std::string>& hidden);
 
   bool private_root_;
   std::deque<std::string> strings_;  // owns every path the steps point to (a deque: they never move)
@@ -84,6 +85,7 @@ class PreparedView {
   std::vector<const char*> readable_, writable_;
   std::string root_point_, working_dir_;
   std::vector<std::string> made_dirs_;
+  std::vector<std::pair<Step::Kind, std::string>> hides_;  // inside paths to cover, after every mount
 };
 
 // Between fork and exec, in a fresh mount namespace and PID namespace:

@@ -130,6 +130,7 @@ json result_to_json(const ProblemResult& result, ResultForm form) {
     out["shrunk"] = shrunk;
   }
   if (form == ResultForm::kPublic) out["solution"] = result.solution;
+  if (form == ResultForm::kPublic && !result.sandbox_note.empty()) out["sandbox_note"] = result.sandbox_note;
   return out;
 }
 

@@ -84,6 +84,9 @@ struct ProblemResult {
   // The first failing case of each kind of failure, shrunk (when judging
   // was asked to shrink), in case order.
   std::vector<ShrunkExample> shrunk;
+  // Set by the command line, never cached: the protections this machine
+  // lacks for this judging (sandbox/untrusted_code.hpp), when any.
+  std::string sandbox_note;
 };
 
 }  // namespace judge
