@@ -1,6 +1,7 @@
 // A runner that never speaks the protocol properly, for RunnerSession tests.
 // What it does is chosen by the name it is started under (the tests copy it
 // to "silent", "exits_3", ...), because the judge passes runners no arguments.
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -127,6 +128,22 @@ int main(int, char** argv) {
     // A million nested one-element lists: a decoder that recursed per level
     // would overflow the judge's stack.
     reply_with_value(std::string(1000000, '\x81') + '\x00');
+  } else if (name == "spins") {
+    say_ready();
+    for (volatile unsigned long i = 0;; ++i) {
+    }
+  } else if (name == "starves") {
+    // Computes as a task the kernel runs only when nothing else wants its
+    // CPU: beside a busy thread on that CPU, it waits, runnable, for ever.
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    sched_param idle{};
+    sched_setscheduler(0, SCHED_IDLE, &idle);
+    say_ready();
+    for (volatile unsigned long i = 0;; ++i) {
+    }
   } else if (name == "spins_on_a_thread") {
     reply_with_value("\x01", spin_on_a_thread);
   } else if (name == "prints") {

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <atomic>
 #include <vector>
 
 #include "run/runner_session.hpp"
@@ -417,12 +418,48 @@ class FakeRunnerTest : public ProcessTest {
   fs::path dir_;
 };
 
-TEST_F(FakeRunnerTest, SilenceIsATimeout) {
+const std::string kIdleFor300 =
+    "no reply after 600 ms asleep or blocked, 2 times the time limit of this case: it slept or waited";
+
+TEST_F(FakeRunnerTest, SilenceIsATimeoutByTheClock) {
   auto start = Clock::now();
   CallResult call = call_fake("silent");
   EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
-  EXPECT_EQ(call.detail, "no reply within 300 ms");
+  EXPECT_EQ(call.detail, kIdleFor300);
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 3.0);
+}
+
+TEST_F(FakeRunnerTest, ComputingIsATimeoutByItsCpuTime) {
+  CallResult call = call_fake("spins");
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
+  EXPECT_EQ(call.detail, "no reply after 300 ms of CPU time, the time limit of this case");
+  EXPECT_GE(call.cpu_ms, 300);
+}
+
+TEST_F(FakeRunnerTest, ARunnerTheMachineStarvesIsNoTimeoutButStarvedEvenWhenTriedAlone) {
+  // A busy thread on CPU 0, and a runner that runs there only when nothing
+  // else wants it (SCHED_IDLE): it waits for a CPU, runnable, until the clock's backstop,
+  // then again alone, and the call says the machine starved it.
+  std::atomic<bool> stop{false};
+  std::thread busy([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    while (!stop) {
+    }
+  });
+  // No cgroup of its own (no memory limit), so that the kernel weighs it
+  // against the busy thread directly rather than as a group of its own.
+  RunnerLimits limits;
+  limits.memory_bytes = 0;
+  RunnerSession session(install_fake("starves").string(), limits);
+  CallResult call = session.call("op", nlohmann::json::object(), 200);
+  stop = true;
+  busy.join();
+  EXPECT_EQ(call.outcome, CallResult::Outcome::kStarved) << call.detail;
+  EXPECT_NE(call.detail.find("waiting for a CPU the rest of it"), std::string::npos) << call.detail;
+  EXPECT_LT(call.cpu_ms, 200) << "starved, it never used its CPU time";
 }
 
 TEST_F(FakeRunnerTest, SilenceBeforeReadyIsATimeoutAfterTheStartupGrace) {
@@ -433,8 +470,8 @@ TEST_F(FakeRunnerTest, SilenceBeforeReadyIsATimeoutAfterTheStartupGrace) {
   RunnerSession session(install_fake("silent_before_ready").string(), limits);
   CallResult call = session.call("op", nlohmann::json::object(), 300);
   EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
-  EXPECT_EQ(call.detail, "no reply within 300 ms");
-  EXPECT_GE(call.wall_ms, 1000) << "the startup grace was not waited out";
+  EXPECT_EQ(call.detail, kIdleFor300);
+  EXPECT_GE(call.wall_ms, 1300) << "the startup grace was not waited out";
   EXPECT_TRUE(session.ended_before_ready());
 }
 
@@ -442,7 +479,7 @@ TEST_F(FakeRunnerTest, IgnoringSigtermStillEndsInATimeout) {
   auto start = Clock::now();
   CallResult call = call_fake("ignores_sigterm");
   EXPECT_EQ(call.outcome, CallResult::Outcome::kTimeout);
-  EXPECT_EQ(call.detail, "no reply within 300 ms");
+  EXPECT_EQ(call.detail, kIdleFor300);
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 3.0);
 }
 
@@ -620,8 +657,8 @@ TEST_F(FakeRunnerTest, ACpuBudgetNeverStopsARunnerThatOnlyWaits) {
   request.set_timed().set_cpu_budget_ms(100);
   CallResult call = session.call(request, 300);
   ASSERT_EQ(call.outcome, CallResult::Outcome::kTimeout) << call.detail;
-  EXPECT_NE(call.detail.find("no reply within"), std::string::npos) << call.detail;
-  EXPECT_GE(call.wall_ms, 290);
+  EXPECT_EQ(call.detail, kIdleFor300);
+  EXPECT_GE(call.wall_ms, 590);
 }
 
 // The command name (truncated to 15 bytes by the kernel) and parent of each

@@ -7,6 +7,7 @@
 
 #include "build/compiler.hpp"
 #include "sandbox/limited_command.hpp"
+#include "sandbox/machine_load.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/system_mounts.hpp"
 #include "util/errors.hpp"
@@ -18,12 +19,14 @@ constexpr std::size_t kKeptOutputBytes = 1 << 20;
 // What the kernel's signals and the compiler driver's own words say about
 // a limit that stopped it (the driver reports a killed cc1plus, as or ld
 // and exits 1 itself).
-CompileOutcome::Ended classify(const CommandResult& result, bool out_of_memory) {
+CompileOutcome::Ended classify(const LimitedResult& limited) {
   using Ended = CompileOutcome::Ended;
+  const CommandResult& result = limited.command;
   const std::string& text = result.output;
   const ExitStatus& status = result.status;
   auto said = [&](const char* words) { return text.find(words) != std::string::npos; };
-  if (result.timed_out || status.signal == SIGXCPU || said("CPU time limit exceeded")) return Ended::kTimeLimit;
+  bool out_of_memory = limited.out_of_memory;
+  if (limited.over_cpu || result.timed_out || said("CPU time limit exceeded")) return Ended::kTimeLimit;
   if (out_of_memory || said("out of memory allocating") || said("virtual memory exhausted") ||
       said("Cannot allocate memory"))
     return Ended::kMemoryLimit;
@@ -58,12 +61,17 @@ CompileOutcome run_compile(const CompileJob& job) {
   spec.argv = job.argv;
   spec.argv.insert(spec.argv.begin() + 1, fmt::format("-ffile-prefix-map={}={}", working_dir, kCompileDirectory));
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C", "HOME=" + working_dir, "TMPDIR=" + working_dir};
-  LimitedResult limited = run_limited(std::move(spec), job.limits, kKeptOutputBytes, job.cancel);
+  LimitedResult limited = run_limited(spec, job.limits, kKeptOutputBytes, job.cancel);
   CommandResult& result = limited.command;
   if (result.cancelled) return CompileOutcome{CompileOutcome::Ended::kCancelled, ""};
   if (!result.started) throw JudgeFault{fmt::format("cannot run the C++ compiler: {}", result.error)};
+  if (limited.starved)
+    throw JudgeFault{fmt::format(
+        "the machine is too busy to compile fairly: the compiler got {:.1f} s of CPU time in {:.0f} s, twice (the "
+        "second time alone); {}. Judge again with fewer jobs, or on a quieter machine",
+        limited.cpu_seconds, limited.wall_seconds, describe_machine_load())};
   CompileOutcome outcome;
-  outcome.ended = classify(result, limited.out_of_memory);
+  outcome.ended = classify(limited);
   outcome.output = std::move(result.output);
   return outcome;
 }
@@ -71,7 +79,8 @@ CompileOutcome run_compile(const CompileJob& job) {
 std::string describe_limit(const CompileOutcome& outcome, const CompileLimits& limits) {
   using Ended = CompileOutcome::Ended;
   switch (outcome.ended) {
-    case Ended::kTimeLimit: return fmt::format("the compiler exceeded its time limit of {} s", limits.seconds);
+    case Ended::kTimeLimit:
+      return fmt::format("the compiler exceeded its time limit of {} s of CPU time", limits.seconds);
     case Ended::kMemoryLimit:
       return fmt::format("the compiler exceeded its memory limit of {} MiB", limits.memory_bytes >> 20);
     case Ended::kFileSizeLimit:

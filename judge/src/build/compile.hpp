@@ -34,7 +34,7 @@ struct CompileOutcome {
   enum class Ended {
     kSucceeded,
     kFailed,         // the compiler reported errors
-    kTimeLimit,      // wall clock or CPU time
+    kTimeLimit,      // CPU time (the clock's backstop only once it had used it)
     kMemoryLimit,
     kFileSizeLimit,
     kProcessLimit,
@@ -45,11 +45,13 @@ struct CompileOutcome {
 };
 
 // Runs `job` to the end. Throws JudgeFault when the compiler cannot be
-// started at all.
+// started at all, or when a busy machine starved it twice (the second time
+// alone: sandbox/limited_command.hpp): that is the machine's doing, never
+// the learner's compile_error.
 CompileOutcome run_compile(const CompileJob& job);
 
 // One line for a compile that hit a limit: "the compiler exceeded its time
-// limit of 60 s", ...; empty for kSucceeded and kFailed.
+// limit of 60 s of CPU time", ...; empty for kSucceeded and kFailed.
 std::string describe_limit(const CompileOutcome& outcome, const CompileLimits& limits);
 
 }  // namespace judge

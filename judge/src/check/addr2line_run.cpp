@@ -67,9 +67,10 @@ std::optional<std::string> run_addr2line(const std::string& binary, const std::v
   spec.argv = {program, "-e", path_in_sandbox(spec.sandbox_view, kRunnerInside)};
   spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
-  LimitedResult result = run_limited(std::move(spec), addr2line_limits(), 1 << 20);
+  LimitedResult result = run_limited(spec, addr2line_limits(), 1 << 20);
   const CommandResult& command = result.command;
-  bool hit_a_limit = command.timed_out || result.out_of_memory || (!command.status.exited && command.status.signal);
+  bool hit_a_limit = command.timed_out || result.over_cpu || result.out_of_memory ||
+                     (!command.status.exited && command.status.signal);
   if (hit_a_limit) runs = -1;
   if (!command.started || !command.status.exited || command.status.code != 0) return std::nullopt;
   return command.output;

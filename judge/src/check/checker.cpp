@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "sandbox/machine_load.hpp"
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 #include "util/fingerprint.hpp"
@@ -158,7 +159,7 @@ bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, con
     case Outcome::kTimeout:
       result->failure_kind = "timeout";
       result->verdict = Verdict::kTimeLimitExceeded;
-      result->message = fmt::format("{} (the time limit of this case); the runner was killed", call.detail);
+      result->message = fmt::format("{}; the runner was killed", call.detail);
       return true;
     case Outcome::kDied: died(call, memory_mb, result); return true;
     case Outcome::kMalformed:
@@ -172,6 +173,11 @@ bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, con
       result->message = call.detail;
       return true;
     case Outcome::kNotStarted: throw JudgeFault{fmt::format("case '{}': {}", test.name, call.detail)};
+    case Outcome::kStarved:
+      throw JudgeFault{fmt::format(
+          "case '{}': the machine is too busy to judge fairly: {}, twice (the second time alone); {}. Judge again "
+          "with fewer jobs, or on a quieter machine",
+          test.name, call.detail, describe_machine_load())};
     case Outcome::kException: threw(call, test, memory_mb, result); return true;
   }
   return false;

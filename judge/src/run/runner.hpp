@@ -29,6 +29,9 @@ struct CallResult {
     kTooLarge,      // the reply announced more bytes than the request's reply_limit()
     kHarnessError,  // the runner replied that the harness could not run the request
     kNotStarted,    // the judge could not start the runner: a judge fault
+    // A busy machine kept the runner from a CPU until the clock's backstop,
+    // even when it ran alone: a judge fault that names the load.
+    kStarved,
   };
   Outcome outcome = Outcome::kDied;
   nlohmann::json value;
@@ -41,6 +44,9 @@ struct CallResult {
   // where a cgroup counts them), from the kernel's accounting; 0 when
   // unknown or not timed.
   double cpu_ms = 0;
+  // For a timed call: how long of its wall_ms the runner's threads waited,
+  // runnable, for a CPU (the machine's load, not the call's doing).
+  double queued_ms = 0;
   bool killed_by_cpu_limit = false;
   int signal = 0;              // kDied: the signal that ended the runner, if any
   long peak_memory_kb = 0;     // kDied: the runner's peak resident memory

@@ -19,6 +19,7 @@
 #include <random>
 
 #include "run/wire_format.hpp"
+#include "sandbox/machine_load.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/scratch.hpp"
 #include "sandbox/system_mounts.hpp"
@@ -33,11 +34,14 @@ using nlohmann::json;
 constexpr int kIdleWaitMs = 5;
 // What the learner's code printed during one call that is kept for the report.
 constexpr std::size_t kKeptOutputBytes = 16 * 1024;
-// How often a call with a CPU budget reads the runner's CPU time.
-constexpr long kCpuBudgetPollMs = 20;
-// How often a call past its limit checks whether a runner still loading has
-// started to run.
-constexpr long kStartupPollMs = 50;
+// How often a call that has not replied yet checks its limits.
+constexpr long kLimitPollMs = 20;
+// How many times its time limit a call may spend asleep or blocked (none
+// of its threads running or runnable): a call that sleeps or blocks is
+// stopped so; one that computes is stopped by its CPU time first.
+constexpr int kIdleClockFactor = 2;
+// How often that is sampled, at most.
+constexpr double kIdleSampleMs = 10;
 
 std::string random_nonce() {
   std::random_device device;
@@ -152,25 +156,74 @@ class RunnerSession::Exchange {
         outgoing_(request.frame()),
         printed_(kKeptOutputBytes),
         start_(Clock::now()),
-        time_limit_ms_(static_cast<int>(time_limit_ms * session.limits_.time_scale)),
-        deadline_(start_ + std::chrono::milliseconds(time_limit_ms_)),
-        cpu_start_ms_(request.timed() ? cpu_ms() : -1) {}
+        time_limit_ms_(static_cast<int>(time_limit_ms * session.limits_.time_scale)) {
+    start_limits();
+  }
 
   CallResult run() {
     for (;;) {
       if (std::optional<CallResult> done = complete_reply()) return std::move(*done);
       if (channel_closed_) return closed();
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
-      if (left <= 0 && still_starting()) left = kStartupPollMs;
-      if (left <= 0) return timed_out();
-      if (over_cpu_budget()) return out_of_cpu_budget();
-      long wait_ms = std::min<long>(left, request_.cpu_budget_ms() > 0 ? kCpuBudgetPollMs : 1000);
-      if (std::optional<CallResult> failed = wait_and_transfer(wait_ms)) return std::move(*failed);
+      if (std::optional<CallResult> stopped = over_a_limit()) return std::move(*stopped);
+      if (std::optional<CallResult> failed = wait_and_transfer(kLimitPollMs)) return std::move(*failed);
     }
   }
 
  private:
   Child& child() { return *session_.child_; }
+
+  // Where the call's limits count from: now, and again once the runner is
+  // ready (loading it, on a busy machine, is none of the learner's time).
+  void start_limits() {
+    limits_start_ = last_sample_ = Clock::now();
+    idle_ms_ = 0;
+    cpu_start_ms_ = cpu_ms();
+    // A runner not yet running its program has used none of it.
+    if (cpu_start_ms_ < 0 && !session_.ready_) cpu_start_ms_ = 0;
+    pid_t program = child().program_pid();
+    queued_start_ms_ = program > 0 ? queued_ms_of(program) : -1;
+  }
+
+  // The runner's CPU time since the limits started; 0 when unknown.
+  double cpu_used_ms() {
+    double now = cpu_ms();
+    return cpu_start_ms_ >= 0 && now >= cpu_start_ms_ ? now - cpu_start_ms_ : 0;
+  }
+
+  // How long the runner's threads waited for a CPU since the limits
+  // started, by the kernel's count (exact for a call that ran at all).
+  double queued_ms() {
+    pid_t program = child().program_pid();
+    double now = program > 0 ? queued_ms_of(program) : -1;
+    return queued_start_ms_ >= 0 && now >= queued_start_ms_ ? now - queued_start_ms_ : 0;
+  }
+
+  // Adds the time since the last sample to idle_ms_ when no thread of the
+  // runner is running or waiting for a CPU now.
+  void sample_idleness() {
+    Clock::time_point now = Clock::now();
+    double since = std::chrono::duration<double, std::milli>(now - last_sample_).count();
+    if (since < kIdleSampleMs) return;
+    last_sample_ = now;
+    pid_t program = child().program_pid();
+    if (program > 0 && !runnable(program)) idle_ms_ += since;
+  }
+
+  // The call's end when it is over a limit: its CPU budget (a timed call),
+  // its CPU time, twice its limit asleep or blocked, or the clock's
+  // backstop (running neither out of CPU time nor asleep: the machine kept
+  // it from a CPU); nullopt while it is within them all.
+  std::optional<CallResult> over_a_limit() {
+    double cpu = cpu_used_ms();
+    if (request_.cpu_budget_ms() > 0 && cpu > request_.cpu_budget_ms()) return out_of_cpu_budget();
+    if (cpu > time_limit_ms_) return out_of_cpu_time(cpu);
+    sample_idleness();
+    double grace = session_.ready_ ? 0 : session_.limits_.startup_grace_ms;
+    if (idle_ms_ > time_limit_ms_ * kIdleClockFactor + grace) return idle_too_long();
+    double wall = std::chrono::duration<double, std::milli>(Clock::now() - limits_start_).count();
+    if (wall > time_limit_ms_ * kClockBackstopFactor + grace) return starved(cpu, wall);
+    return std::nullopt;
+  }
 
   // The result once a whole frame has arrived; nullopt while it has not.
   std::optional<CallResult> complete_reply() {
@@ -185,8 +238,9 @@ class RunnerSession::Exchange {
     result_.wall_ms = ms_since(start_);
     if (request_.timed()) {
       child().wait_until_idle(kIdleWaitMs);
-      double cpu_end_ms = cpu_ms();
-      if (cpu_start_ms_ >= 0 && cpu_end_ms >= cpu_start_ms_) result_.cpu_ms = cpu_end_ms - cpu_start_ms_;
+      result_.cpu_ms = cpu_used_ms();
+      // Time the runner spent waiting for a CPU is the machine's, not the call's.
+      result_.queued_ms = std::min(queued_ms(), result_.wall_ms);
     }
     std::string problem;
     std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
@@ -209,9 +263,9 @@ class RunnerSession::Exchange {
     if (incoming_.compare(4, nonce.size(), nonce) != 0) return true;
     incoming_.erase(0, 4 + nonce.size());
     session_.ready_ = true;
-    // The call's limit is the learner's call's: it counts from when the
+    // The call's limits are the learner's call's: they count from when the
     // runner could first serve it.
-    deadline_ = std::max(deadline_, Clock::now() + std::chrono::milliseconds(time_limit_ms_));
+    start_limits();
     return true;
   }
 
@@ -268,24 +322,33 @@ class RunnerSession::Exchange {
     return died("the runner closed the judge's channel before replying");
   }
 
-  CallResult timed_out() {
-    // Polite first, then certain: the whole group goes.
+  CallResult out_of_cpu_time(double cpu) {
     child().stop_group(session_.limits_.grace_ms);
-    CallResult timeout = died(fmt::format("no reply within {} ms", time_limit_ms_));
-    timeout.outcome = CallResult::Outcome::kTimeout;
-    return timeout;
+    CallResult stopped =
+        died(fmt::format("no reply after {} ms of CPU time, the time limit of this case", time_limit_ms_));
+    stopped.outcome = CallResult::Outcome::kTimeout;
+    stopped.cpu_ms = cpu;
+    return stopped;
   }
 
-  // Past the limit, yet the runner has not reached main() and has hardly
-  // run: it is waiting to be loaded or scheduled, not running the learner's
-  // code, so the call waits on (up to the session's startup grace).
-  bool still_starting() {
-    if (session_.ready_ || ms_since(start_) >= time_limit_ms_ + session_.limits_.startup_grace_ms) return false;
-    return cpu_ms() < time_limit_ms_ / 2.0;
+  CallResult idle_too_long() {
+    child().stop_group(session_.limits_.grace_ms);
+    CallResult stopped = died(fmt::format(
+        "no reply after {} ms asleep or blocked, {} times the time limit of this case: it slept or waited",
+        time_limit_ms_ * kIdleClockFactor, kIdleClockFactor));
+    stopped.outcome = CallResult::Outcome::kTimeout;
+    return stopped;
   }
 
-  bool over_cpu_budget() {
-    return request_.cpu_budget_ms() > 0 && cpu_start_ms_ >= 0 && cpu_ms() - cpu_start_ms_ > request_.cpu_budget_ms();
+  CallResult starved(double cpu, double wall) {
+    child().stop_group(session_.limits_.grace_ms);
+    CallResult stopped = died(fmt::format(
+        "the runner got {:.0f} ms of CPU time in {:.0f} ms by the clock, waiting for a CPU the rest of it but {:.0f} "
+        "ms asleep",
+        cpu, wall, idle_ms_));
+    stopped.outcome = CallResult::Outcome::kStarved;
+    stopped.cpu_ms = cpu;
+    return stopped;
   }
 
   CallResult out_of_cpu_budget() {
@@ -351,8 +414,11 @@ class RunnerSession::Exchange {
   CallResult result_;
   Clock::time_point start_;
   int time_limit_ms_;
-  Clock::time_point deadline_;
-  double cpu_start_ms_;  // the runner's CPU time when a timed request was sent; -1 otherwise
+  Clock::time_point limits_start_;  // where the limits count from (start_limits)
+  Clock::time_point last_sample_;   // of the runner's idleness
+  double idle_ms_ = 0;              // asleep or blocked since limits_start_, sampled
+  double cpu_start_ms_ = -1;        // the runner's CPU time then; -1 when unknown
+  double queued_start_ms_ = -1;     // its threads' time waiting for a CPU then; -1 when unknown
   bool channel_closed_ = false;
   bool stdout_open_ = true, stderr_open_ = true;  // the learner may close them
 };
@@ -462,7 +528,7 @@ void RunnerSession::stop() {
   kill_runner();
 }
 
-CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
+CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {
   if (!child_) {
     std::string error;
     if (!start(&error)) {
@@ -473,6 +539,17 @@ CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
     }
   }
   return Exchange(*this, request, time_limit_ms).run();
+}
+
+CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
+  {
+    WorkGate::Shared shared;
+    CallResult result = attempt(request, time_limit_ms);
+    if (result.outcome != CallResult::Outcome::kStarved) return result;
+  }
+  // Starved by a busy machine: once more, with nothing else of this judge running.
+  WorkGate::Alone alone;
+  return attempt(request, time_limit_ms);
 }
 
 }  // namespace judge

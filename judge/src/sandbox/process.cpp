@@ -573,7 +573,8 @@ bool Child::poll_exited() {
   return reaped_;
 }
 
-CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap, const CancelSignal* cancel) {
+CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap, const CancelSignal* cancel,
+                          const std::function<bool()>& over_cpu) {
   CommandResult result;
   if (cancel && cancel->raised()) return result.cancelled = true, result;
   std::unique_ptr<Child> child = Child::spawn(spec, &result.error);
@@ -584,6 +585,8 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t out
   auto stop_early = [&] {
     if (cancel && cancel->raised()) {
       result.cancelled = true;
+    } else if (over_cpu && over_cpu()) {
+      result.over_cpu = true;
     } else if (std::chrono::steady_clock::now() >= deadline) {
       result.timed_out = true;
     } else {
@@ -599,7 +602,9 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t out
                      {cancel ? cancel->fd() : -1, POLLIN, 0}};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (stop_early()) break;
-    int ready = poll(fds, 3, static_cast<int>(std::max<long>(left.count(), 0)));
+    long wait_ms = std::max<long>(left.count(), 0);
+    if (over_cpu) wait_ms = std::min<long>(wait_ms, 100);
+    int ready = poll(fds, 3, static_cast<int>(wait_ms));
     if (ready < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -612,7 +617,7 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t out
     }
   }
   // Both pipes closed: the command may still be running without them.
-  while (!result.timed_out && !result.cancelled && !child->poll_exited()) {
+  while (!result.timed_out && !result.cancelled && !result.over_cpu && !child->poll_exited()) {
     if (stop_early()) break;
     usleep(1000);
   }

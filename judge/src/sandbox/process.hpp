@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -119,19 +120,21 @@ class Child {
 };
 
 // Runs a command to completion, capturing stdout and stderr together (the
-// first `output_cap` bytes kept); kills its group after `timeout_ms`, or as
-// soon as `cancel` (when given) is raised. Used for the compiler and
-// addr2line.
+// first `output_cap` bytes kept); kills its group after `timeout_ms`, as
+// soon as `cancel` (when given) is raised, or as soon as `over_cpu` (when
+// given; asked every 100 ms) says it has used its CPU time. Used for the
+// compiler and addr2line.
 struct CommandResult {
   bool started = false;
-  bool timed_out = false;
+  bool timed_out = false;  // by the clock
+  bool over_cpu = false;   // `over_cpu` said so
   bool cancelled = false;
   ExitStatus status;
   std::string output;
   std::string error;  // why it could not start
 };
 CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t output_cap = 1 << 20,
-                          const CancelSignal* cancel = nullptr);
+                          const CancelSignal* cancel = nullptr, const std::function<bool()>& over_cpu = {});
 
 // "SIGSEGV (segmentation fault)" and the like.
 std::string describe_signal(int signal);
