@@ -1,11 +1,11 @@
-// `judge serve`: the guard's rules on their own (token, Host, Origin), then
-// the judge binary serving the fixture package `draws` (tests/fixtures/draws)
-// in a scratch root, asked over HTTP: refusals without the token, from a
-// foreign Origin or to a foreign Host; the problem list; starting, saving
-// and another editor's save; a judging streamed as server-sent events
-// (accepted, a wrong answer with its failing input, a compile error marked
-// on the learner's line); two runs of one problem at once; try, history
-// and the solution once solved.
+// `judge serve`: the guard's rules on their own (token, Host, Origin) and
+// the reading of a request head, then the judge binary serving the fixture
+// package `draws` (tests/fixtures/draws) in a scratch root, asked over HTTP:
+// refusals without the token, from a foreign Origin or to a foreign Host;
+// the problem list; starting, saving and another editor's save; a judging
+// streamed as server-sent events (accepted, a wrong answer with its failing
+// input, a compile error marked on the learner's line); two runs of one
+// problem at once; try, history and the solution once solved.
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <unistd.h>
@@ -20,6 +20,7 @@
 
 #include "cli/web_api.hpp"
 #include "cli/web_guard.hpp"
+#include "cli/web_head.hpp"
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
 #include "spec/package.hpp"
@@ -125,6 +126,99 @@ TEST(WebGuard, TokensAre64HexDigitsAndDiffer) {
   std::string first = new_web_token(), second = new_web_token();
   EXPECT_TRUE(std::regex_match(first, std::regex("[0-9a-f]{64}"))) << first;
   EXPECT_NE(first, second);
+}
+
+// ---- the gate's reading of a request head ----
+
+using HeadState = HeadScanner::State;
+
+// A head of `lines` lines (the request line, then "X-N: N" lines) and its blank line.
+std::string head_of_lines(std::size_t lines) {
+  std::string head = "GET / HTTP/1.1\r\n";
+  for (std::size_t i = 1; i < lines; ++i) head += "X-" + std::to_string(i) + ": " + std::to_string(i) + "\r\n";
+  return head + "\r\n";
+}
+
+TEST(WebHead, AHeadEndsAtItsBlankLineWithinItsBytesAndLines) {
+  const HeadBounds bounds{256, 4};
+  const std::string complete = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+  const std::string at_the_byte_bound = "GET / HTTP/1.1\r\nX: " + std::string(256 - 16 - 3 - 4, 'a') + "\r\n\r\n";
+  ASSERT_EQ(at_the_byte_bound.size(), bounds.bytes);
+  struct Case {
+    std::string bytes;
+    HeadState state;
+  };
+  const std::vector<Case> cases = {
+      {complete, HeadState::kComplete},
+      {complete + "a body, left alone", HeadState::kComplete},
+      {complete.substr(0, complete.size() - 1), HeadState::kIncomplete},
+      {head_of_lines(bounds.lines), HeadState::kComplete},
+      {head_of_lines(bounds.lines + 1), HeadState::kTooManyLines},
+      {at_the_byte_bound, HeadState::kComplete},
+      {at_the_byte_bound.substr(0, bounds.bytes - 1) + "\r\n", HeadState::kTooLong},
+      {std::string(bounds.bytes - 1, 'a'), HeadState::kIncomplete},
+      {std::string(bounds.bytes, 'a'), HeadState::kTooLong},
+      {"GET / HTTP/1.1\nHost: a\n\n", HeadState::kMalformed},
+      {"GET / HTTP/1.1\r\nHost: a\n\r\n", HeadState::kMalformed},
+      {"\r\n", HeadState::kMalformed},
+  };
+  for (const Case& test : cases) {
+    HeadScanner whole(bounds), bytewise(bounds);
+    EXPECT_EQ(whole.advance(test.bytes), test.state) << test.bytes;
+    for (std::size_t size = 1; size <= test.bytes.size(); ++size)
+      bytewise.advance(std::string_view(test.bytes).substr(0, size));
+    EXPECT_EQ(bytewise.state(), test.state) << "a byte at a time: " << test.bytes;
+    const std::size_t end = test.bytes.find("\r\n\r\n");
+    EXPECT_EQ(whole.head_size(), test.state == HeadState::kComplete ? end + 4 : 0) << test.bytes;
+    EXPECT_EQ(bytewise.head_size(), whole.head_size()) << test.bytes;
+  }
+}
+
+TEST(WebHead, TheGuardsFactsAreReadAsTheServerReadsThem) {
+  std::string error;
+  std::optional<RequestHead> head = parse_request_head(
+      "PUT /api/%77orkspace/draws?x=1&token=ab%63d&token=second HTTP/1.1\r\n"
+      "host: 127.0.0.1:8421\r\nX-JUDGE-TOKEN:  t1 \r\nCookie: a=b; judge_token_8421=c\r\nOrigin: null\r\n"
+      "Content-Length: 12\r\nHost: second.example\r\n\r\n",
+      &error);
+  ASSERT_TRUE(head) << error;
+  EXPECT_EQ(head->method, "PUT");
+  EXPECT_EQ(head->path, "/api/workspace/draws");
+  EXPECT_EQ(head->facts.method, "PUT");
+  EXPECT_EQ(head->facts.query_token, "abcd");
+  EXPECT_EQ(head->facts.host, "127.0.0.1:8421");
+  EXPECT_EQ(head->facts.header_token, "t1");
+  EXPECT_EQ(head->facts.cookie, "a=b; judge_token_8421=c");
+  EXPECT_EQ(head->facts.origin, "null");
+  EXPECT_EQ(head->content_length, 12u);
+  EXPECT_FALSE(head->chunked);
+  std::optional<RequestHead> bare = parse_request_head("GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", &error);
+  ASSERT_TRUE(bare) << error;
+  EXPECT_EQ(bare->facts.origin, std::nullopt);
+  EXPECT_EQ(bare->facts.host, "");
+  EXPECT_EQ(bare->content_length, std::nullopt);
+  EXPECT_TRUE(bare->chunked);
+}
+
+TEST(WebHead, WhatIsNotHttp1IsMalformedAndSaysWhere) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"GET /\r\n\r\n", "malformed request line"},
+      {"GET / HTTP/2\r\n\r\n", "malformed request line"},
+      {"GET  / HTTP/1.1\r\n\r\n", "malformed request line"},
+      {"get / HTTP/1.1\r\n\r\n", "malformed request line"},
+      {"GET http://evil.example/ HTTP/1.1\r\n\r\n", "malformed request line"},
+      {"\r\n", "malformed request line"},
+      {"GET / HTTP/1.1\r\nHost: a\r\nNo colon\r\n\r\n", "malformed header line 3"},
+      {"GET / HTTP/1.1\r\nBad Name: a\r\n\r\n", "malformed header line 2"},
+      {"GET / HTTP/1.1\r\n: a\r\n\r\n", "malformed header line 2"},
+      {"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "Content-Length is not a number"},
+      {"GET / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n", "Content-Length is not a number"},
+  };
+  for (const auto& [bytes, message] : cases) {
+    std::string error;
+    EXPECT_FALSE(parse_request_head(bytes, &error).has_value()) << bytes;
+    EXPECT_EQ(error, message) << bytes;
+  }
 }
 
 TEST(WebMarkers, CompilerLinesAndCrashLinesOfTheLearnersFileOnly) {
