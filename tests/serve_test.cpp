@@ -44,33 +44,59 @@ using nlohmann::json;
 
 // ---- the guard's rules ----
 
-const WebAccess kAccess{8421, std::string(64, 'a')};
+const WebAccess kAccess{8421, std::string(64, 'a'), std::string(64, 'p')};
 const std::string kToken = kAccess.token;
+const std::string kPageKey = kAccess.page_key;
 
-WebRequestFacts get(const std::string& host = "127.0.0.1:8421") {
+WebRequestFacts get(const std::string& host = "127.0.0.1:8421", const std::string& path = "/") {
   WebRequestFacts facts;
   facts.method = "GET";
+  facts.path = path;
   facts.host = host;
   return facts;
 }
 
-TEST(WebGuard, TheTokenIsNeededFromTheQueryAHeaderOrTheCookie) {
+TEST(WebGuard, TheTokenComesFromTheQueryOrAHeader) {
   EXPECT_EQ(admit_web_request(kAccess, get()).status, 401);
   WebRequestFacts by_query = get();
   by_query.query_token = kToken;
   WebAdmission admitted = admit_web_request(kAccess, by_query);
   EXPECT_EQ(admitted.status, 200);
   EXPECT_TRUE(admitted.set_cookie);
-  WebRequestFacts by_header = get();
+  EXPECT_TRUE(admitted.by_token);
+  WebRequestFacts by_header = get("127.0.0.1:8421", "/api/problems");
   by_header.header_token = kToken;
   EXPECT_EQ(admit_web_request(kAccess, by_header).status, 200);
   EXPECT_FALSE(admit_web_request(kAccess, by_header).set_cookie);
-  WebRequestFacts by_cookie = get();
-  by_cookie.cookie = "other=1; judge_token_8421=" + kToken + "; more=2";
-  EXPECT_EQ(admit_web_request(kAccess, by_cookie).status, 200);
-  WebRequestFacts other_port_cookie = get();
-  other_port_cookie.cookie = "judge_token_8422=" + kToken;
-  EXPECT_EQ(admit_web_request(kAccess, other_port_cookie).status, 401);
+  EXPECT_TRUE(admit_web_request(kAccess, by_header).by_token);
+}
+
+// The browser sends the page cookie to every port of 127.0.0.1: it holds
+// the page key, which opens the page's files and nothing else, never the
+// token.
+TEST(WebGuard, ThePageCookieOpensThePagesFilesOnlyAndOnlyUnderThisPortsName) {
+  for (const char* path : {"/", "/static/app.js", "/vendor/katex/katex.min.js"}) {
+    WebRequestFacts by_cookie = get("127.0.0.1:8421", path);
+    by_cookie.cookie = "other=1; judge_page_8421=" + kPageKey + "; more=2";
+    WebAdmission admitted = admit_web_request(kAccess, by_cookie);
+    EXPECT_EQ(admitted.status, 200) << path;
+    EXPECT_FALSE(admitted.by_token) << path;
+    EXPECT_FALSE(admitted.set_cookie) << path;
+  }
+  for (const char* path : {"/api/problems", "/api/workspace/draws"}) {
+    WebRequestFacts api = get("127.0.0.1:8421", path);
+    api.cookie = "judge_page_8421=" + kPageKey;
+    EXPECT_EQ(admit_web_request(kAccess, api).status, 401) << path;
+  }
+  WebRequestFacts token_in_cookie = get();
+  token_in_cookie.cookie = "judge_page_8421=" + kToken;
+  EXPECT_EQ(admit_web_request(kAccess, token_in_cookie).status, 403);
+  for (const char* name : {"judge_page_8422", "judge_page_842", "judge_token_8421"}) {
+    WebRequestFacts other_name = get();
+    other_name.cookie = std::string(name) + "=" + kPageKey;
+    EXPECT_EQ(admit_web_request(kAccess, other_name).status, 401) << name;
+  }
+  EXPECT_EQ(page_cookie(kAccess), "judge_page_8421=" + kPageKey + "; Path=/; HttpOnly; SameSite=Strict");
 }
 
 TEST(WebGuard, AWrongTokenIsRefusedAndAFreshUrlWinsOverAStaleCookie) {
@@ -81,7 +107,7 @@ TEST(WebGuard, AWrongTokenIsRefusedAndAFreshUrlWinsOverAStaleCookie) {
   shorter.header_token = kToken.substr(1);
   EXPECT_EQ(admit_web_request(kAccess, shorter).status, 403);
   WebRequestFacts stale_cookie = get();
-  stale_cookie.cookie = "judge_token_8421=" + std::string(64, 'c');
+  stale_cookie.cookie = "judge_page_8421=" + std::string(64, 'c');
   EXPECT_EQ(admit_web_request(kAccess, stale_cookie).status, 403);
   stale_cookie.query_token = kToken;
   EXPECT_EQ(admit_web_request(kAccess, stale_cookie).status, 200);
@@ -121,7 +147,7 @@ TEST(WebGuard, AChangeNeedsTheTokenInTheHeaderNotOnlyTheCookie) {
   WebRequestFacts post = get();
   post.method = "POST";
   EXPECT_EQ(admit_web_request(kAccess, post).status, 401);
-  post.cookie = "judge_token_8421=" + kToken;
+  post.cookie = "judge_page_8421=" + kPageKey;
   EXPECT_EQ(admit_web_request(kAccess, post).status, 403);
   post.cookie.clear();
   post.query_token = kToken;
@@ -196,6 +222,7 @@ TEST(WebHead, TheGuardsFactsAreReadAsTheServerReadsThem) {
   EXPECT_EQ(head->method, "PUT");
   EXPECT_EQ(head->path, "/api/workspace/draws");
   EXPECT_EQ(head->facts.method, "PUT");
+  EXPECT_EQ(head->facts.path, "/api/workspace/draws");
   EXPECT_EQ(head->facts.query_token, "abcd");
   EXPECT_EQ(head->facts.host, "127.0.0.1:8421");
   EXPECT_EQ(head->facts.header_token, "t1");
@@ -417,12 +444,22 @@ TEST(Serve, TheUrlLoadsThePageWithTheTokenAndSetsTheCookie) {
   EXPECT_NE(page->body.find("content=\"" + server().token() + "\""), std::string::npos);
   EXPECT_NE(page->get_header_value("Content-Security-Policy").find("script-src 'self'"), std::string::npos);
   std::string cookie = page->get_header_value("Set-Cookie");
-  EXPECT_NE(cookie.find("judge_token_" + std::to_string(server().port()) + "=" + server().token()), std::string::npos);
-  EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
-  EXPECT_NE(cookie.find("SameSite=Strict"), std::string::npos);
+  std::smatch key;
+  ASSERT_TRUE(std::regex_match(cookie, key,
+                               std::regex("judge_page_" + std::to_string(server().port()) +
+                                          "=([0-9a-f]{64}); Path=/; HttpOnly; SameSite=Strict")))
+      << cookie;
+  EXPECT_NE(key[1], server().token());
   std::string pair = cookie.substr(0, cookie.find(';'));
   EXPECT_EQ(status_of(client.Get("/static/app.js", {{"Cookie", pair}})), 200);
-  // A change needs the header: the cookie alone is what another page could make the browser send.
+  // A reload by the cookie alone: the page, without the token in it.
+  httplib::Result reloaded = client.Get("/", {{"Cookie", pair}});
+  ASSERT_EQ(status_of(reloaded), 200);
+  EXPECT_EQ(reloaded->body.find(server().token()), std::string::npos);
+  EXPECT_NE(reloaded->body.find("content=\"\""), std::string::npos);
+  // The cookie opens no answer of the API, and changes nothing: it is what
+  // another page could make the browser send, and what another port gets.
+  EXPECT_EQ(status_of(client.Get("/api/problems", {{"Cookie", pair}})), 401);
   EXPECT_EQ(status_of(client.Put("/api/workspace/draws", {{"Cookie", pair}}, "{}", "application/json")), 403);
 }
 
@@ -632,20 +669,20 @@ TEST(Serve, TryRunsTheLearnersInputBesideTheReference) {
   EXPECT_EQ(status_of(client.Post("/api/try/draws", server().with_token(), a_file.dump(), "application/json")), 422);
 }
 
-TEST(Serve, ATokenCookieCountsOnlyUnderThisServersPortsName) {
+TEST(Serve, ThePageCookieCountsOnlyUnderThisServersPortsName) {
   httplib::Client client = server().client();
   const int port = server().port();
-  for (int other : {port - 1, port + 1}) {
-    std::string cookie = "judge_token_" + std::to_string(other) + "=" + server().token();
-    EXPECT_EQ(status_of(client.Get("/api/problems", {{"Cookie", cookie}})), 401) << cookie;
-  }
-  EXPECT_EQ(status_of(client.Get("/api/problems", {{"Cookie", token_cookie_name(port) + "=" + server().token()}})),
-            200);
-  // A host-only cookie: no Domain attribute widens it to other hosts.
   httplib::Result page = client.Get("/?token=" + server().token());
   ASSERT_EQ(status_of(page), 200);
-  EXPECT_EQ(page->get_header_value("Set-Cookie"),
-            token_cookie_name(port) + "=" + server().token() + "; Path=/; HttpOnly; SameSite=Strict");
+  std::string cookie = page->get_header_value("Set-Cookie");
+  std::string key = cookie.substr(cookie.find('=') + 1, cookie.find(';') - cookie.find('=') - 1);
+  // A host-only cookie: no Domain attribute widens it to other hosts.
+  EXPECT_EQ(cookie, page_cookie_name(port) + "=" + key + "; Path=/; HttpOnly; SameSite=Strict");
+  for (int other : {port - 1, port + 1}) {
+    std::string named_for_other = page_cookie_name(other) + "=" + key;
+    EXPECT_EQ(status_of(client.Get("/static/app.js", {{"Cookie", named_for_other}})), 401) << named_for_other;
+  }
+  EXPECT_EQ(status_of(client.Get("/static/app.js", {{"Cookie", page_cookie_name(port) + "=" + key}})), 200);
 }
 
 // ---- the server under attack: raw sockets, as another user of the machine opens them ----

@@ -31,6 +31,7 @@ bool read_request_line(std::string_view line, RequestHead* head) {
   head->facts.method = head->method;
   const std::size_t query = target.find('?');
   head->path = httplib::detail::decode_url(std::string(target.substr(0, query)), false);
+  head->facts.path = head->path;
   if (query != std::string_view::npos) {
     httplib::Params params;
     httplib::detail::parse_query_text(std::string(target.substr(query + 1)), params);

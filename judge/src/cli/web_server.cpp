@@ -48,7 +48,8 @@ constexpr const char* kPagePolicy =
     "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 // Where index.html receives the token, for the page's script to send in
-// X-Judge-Token (the cookie is HttpOnly).
+// X-Judge-Token and keep for this port (the cookie holds another key);
+// left empty when the page is loaded by the cookie alone.
 constexpr const char* kTokenPlaceholder = "__JUDGE_TOKEN__";
 
 // One judging per problem at a time: a second waits for the first.
@@ -110,6 +111,7 @@ class GatedHttpServer : public httplib::Server {
 WebRequestFacts facts_of(const httplib::Request& req) {
   WebRequestFacts facts;
   facts.method = req.method;
+  facts.path = req.path;
   facts.host = req.get_header_value("Host");
   if (req.has_header("Origin")) facts.origin = req.get_header_value("Origin");
   facts.query_token = req.get_param_value("token");
@@ -153,7 +155,7 @@ struct WebServer::State {
         reply(res, {admission.status, {{"error", admission.reason}}});
         return httplib::Server::HandlerResponse::Handled;
       }
-      if (admission.set_cookie) res.set_header("Set-Cookie", token_cookie(access));
+      if (admission.set_cookie) res.set_header("Set-Cookie", page_cookie(access));
       return httplib::Server::HandlerResponse::Unhandled;
     });
     server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
@@ -175,11 +177,13 @@ struct WebServer::State {
   }
 
   void serve_files() {
-    server.Get("/", [this](const httplib::Request&, httplib::Response& res) {
+    server.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
       std::optional<std::string> page = read_file((fs::path(settings.web_dir) / "index.html").string());
       if (!page) return reply(res, {500, {{"error", "the page's index.html is missing from " + settings.web_dir}}});
+      const bool by_token = admit_web_request(access, facts_of(req)).by_token;
       std::size_t at = page->find(kTokenPlaceholder);
-      if (at != std::string::npos) page->replace(at, std::string(kTokenPlaceholder).size(), access.token);
+      if (at != std::string::npos)
+        page->replace(at, std::string(kTokenPlaceholder).size(), by_token ? access.token : "");
       res.set_header("Content-Security-Policy", kPagePolicy);
       res.set_content(*page, "text/html; charset=utf-8");
     });
@@ -241,6 +245,7 @@ WebServer::WebServer(WebServerSettings settings) : state_(std::make_unique<State
   State& state = *state_;
   state.settings = std::move(settings);
   state.access.token = state.settings.token;
+  state.access.page_key = new_web_token();
   const WebLimits& limits = state.settings.limits;
   state.server.set_payload_max_length(limits.body_bytes);
   state.server.set_keep_alive_timeout(std::chrono::ceil<std::chrono::seconds>(limits.head_time).count());
