@@ -306,8 +306,8 @@ void WebGate::Loop::turn() {
       fds.push_back({connection.socket, POLLIN, 0});
       owners.push_back(&connection);
     }
-  if (poll(fds.data(), fds.size(), poll_timeout()) < 0 && errno != EINTR)
-    throw JudgeFault{fmt::format("serve: poll: {}", std::strerror(errno))};
+  // Interrupted, or out of memory for a moment: the next turn tries again.
+  if (poll(fds.data(), fds.size(), poll_timeout()) < 0) return;
   for (std::size_t i = 0; i < owners.size(); ++i)
     if (fds[i + 2].revents && !owners[i]->done) read_head(*owners[i]);
   sweep();

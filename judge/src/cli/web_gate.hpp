@@ -65,6 +65,7 @@ class WebGate {
   // to keep the connection, nullopt to close it. Does not close the socket.
   using Answer = std::function<std::optional<std::string>(AdmittedRequest request)>;
 
+  // Throws JudgeFault when its wake-up eventfd cannot be made.
   WebGate(WebLimits limits, Admit admit, Answer answer);
   ~WebGate();  // closes the listening socket
   WebGate(const WebGate&) = delete;
