@@ -3,7 +3,9 @@
 through chromedriver's WebDriver HTTP API (the standard library only).
 
 It serves the fixture problem `draws` (tests/fixtures/draws) from a scratch
-root, opens the printed URL, starts the problem, fills the editor with a
+root, opens the printed URL, visits a server on another port of 127.0.0.1
+(which must not receive the token) and comes back without the token in the
+URL, starts the problem, fills the editor with a
 correct solution, runs it and sees "accepted" (with cases shown before the
 verdict), tries an input and sees the solution; then a wrong one, and sees the failing case with its input; then
 one that does not compile, and sees the error marked on its line; then a
@@ -15,6 +17,7 @@ start here, saying why. With JUDGE_WEB_SCREENSHOTS=DIR it saves
 DIR/web-problem.png and DIR/web-failing-run.png (docs/ holds them).
 """
 import base64
+import http.server
 import json
 import os
 import re
@@ -23,6 +26,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -206,13 +210,49 @@ def main():
             server.terminate()
             driver_process.wait(10)
             server.wait(10)
-    print("PASSED: started, accepted, try, the solution, a failing case with its input, a compile error marked, an outside save seen")
+    print("PASSED: the token kept from other ports, started, accepted, try, the solution, a failing case with its input, a compile error marked, an outside save seen")
+
+
+def check_the_token_stays_on_its_port(driver, url):
+    """The browser sends the cookies of 127.0.0.1 to every port of it: a
+    server another user runs on another port, visited by the owner, must
+    not receive the token. The page opened again without the token in the
+    URL still works."""
+    token = url.split("token=")[1]
+    cookies = []
+
+    class Record(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            cookies.append(self.headers.get("Cookie", ""))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<p>another server</p>")
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Record)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        driver.go(f"http://127.0.0.1:{other.server_port}/")
+    finally:
+        other.shutdown()
+        other.server_close()
+    if not cookies:
+        fail("the browser did not reach the other port")
+    if any(token in cookie for cookie in cookies):
+        fail(f"the browser sent the token to another port of 127.0.0.1: {cookies}")
+    driver.go(url.split("?")[0])
+    driver.wait("return document.querySelector('#problem-list li[data-slug=\"draws\"]');",
+                "the problem list, opened again without the token in the URL")
 
 
 def check_the_page(driver, url, root, tests, shots):
     workspace_file = os.path.join(root, "workspace", "draws.hpp")
     driver.go(url)
     driver.wait("return document.querySelector('#problem-list li[data-slug=\"draws\"]');", "the problem list")
+    check_the_token_stays_on_its_port(driver, url)
     status = driver.run("return document.querySelector('#problem-list li[data-slug=\"draws\"] .status').textContent;")
     if status != "not started":
         fail(f"the list says {status!r} for a problem not started")

@@ -5,8 +5,14 @@
 // markdown is rendered, by markdown-it with raw HTML off.
 'use strict';
 
-const token = document.querySelector('meta[name="judge-token"]').content;
-// The token stays in the cookie; the address bar need not show it.
+// The token: in the page when it was opened with the URL `judge serve`
+// printed, and kept in this origin's storage for reloads and other tabs.
+// Storage is this port's alone, where a cookie would go to every port of
+// 127.0.0.1; the page's cookie holds another key, for its files only.
+const givenToken = document.querySelector('meta[name="judge-token"]').content;
+if (givenToken) localStorage.setItem('judge-token', givenToken);
+const token = givenToken || localStorage.getItem('judge-token') || '';
+// The address bar need not show it.
 if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
 
 const $ = (id) => document.getElementById(id);
@@ -23,8 +29,7 @@ const state = {
 
 // ---- requests ----
 async function api(method, path, body) {
-  const options = { method, headers: {} };
-  if (method !== 'GET') options.headers['X-Judge-Token'] = token;
+  const options = { method, headers: { 'X-Judge-Token': token } };
   if (body !== undefined) {
     options.headers['Content-Type'] = 'application/json';
     options.body = JSON.stringify(body);

@@ -58,8 +58,9 @@ bool open_in_browser(const std::string& url) {
     return value && *value;
   };
   if (!set("DISPLAY") && !set("WAYLAND_DISPLAY")) return false;
-  // The browser xdg-open starts may outlive the judge: it must not keep the
-  // listening socket (cpp-httplib does not open it close-on-exec).
+  // The browser xdg-open starts may outlive the judge: it must keep none of
+  // the judge's descriptors (the server's sockets are opened close-on-exec;
+  // this covers any other).
   std::error_code error;
   for (auto it = fs::directory_iterator("/proc/self/fd", error); !error && it != fs::directory_iterator();
        it.increment(error)) {
@@ -99,7 +100,7 @@ class ServeCommand : public Command {
 
   int run(const CommandContext& context) override {
     const std::string token = new_web_token();
-    WebServer server({context.paths, token, (fs::path(this_installation().root) / "web").string()});
+    WebServer server({context.paths, token, (fs::path(this_installation().root) / "web").string(), WebLimits{}});
     const bool chosen = port_option_->count() > 0;
     int port = server.bind(chosen ? port_ : kDefaultPort);
     if (port < 0 && !chosen) port = server.bind(0);

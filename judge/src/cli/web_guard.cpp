@@ -53,31 +53,33 @@ WebAdmission admit_web_request(const WebAccess& access, const WebRequestFacts& r
     return {403, fmt::format("Host must be 127.0.0.1:{} or localhost:{}", access.port, access.port)};
   if (request.origin && !is_own_origin(*request.origin, access.port))
     return {403, "requests from other origins are refused"};
+  const std::string cookie = cookie_value(request.cookie, page_cookie_name(access.port));
   const bool changes = request.method != "GET" && request.method != "HEAD";
   if (changes) {
     if (request.header_token.empty())
-      return {request.query_token.empty() && cookie_value(request.cookie, token_cookie_name(access.port)).empty()
-                  ? 401
-                  : 403,
+      return {request.query_token.empty() && cookie.empty() ? 401 : 403,
               "a request that changes something must carry the token in the X-Judge-Token header"};
     if (!same_token(request.header_token, access.token)) return {403, "wrong token"};
-    return {200, ""};
+    return {200, "", false, true};
   }
-  // The first given of ?token=, the header and the cookie decides: a fresh
-  // URL wins over the cookie an earlier server on this port left behind.
-  std::string cookie = cookie_value(request.cookie, token_cookie_name(access.port));
-  const std::string& given = !request.query_token.empty()    ? request.query_token
-                             : !request.header_token.empty() ? request.header_token
-                                                             : cookie;
-  if (given.empty()) return {401, "the token is missing: open the URL `judge serve` printed, with its ?token="};
-  if (!same_token(given, access.token)) return {403, "wrong token"};
-  return {200, "", !request.query_token.empty()};
+  // ?token= first: a fresh URL wins over the header of a page an earlier
+  // server on this port left open, and over its cookie.
+  const std::string& given = !request.query_token.empty() ? request.query_token : request.header_token;
+  if (!given.empty()) {
+    if (!same_token(given, access.token)) return {403, "wrong token"};
+    return {200, "", !request.query_token.empty(), true};
+  }
+  if (cookie.empty() || request.path.rfind("/api/", 0) == 0)
+    return {401, "the token is missing: open the URL `judge serve` printed, with its ?token="};
+  if (!same_token(cookie, access.page_key))
+    return {403, "the page's cookie is from an earlier `judge serve`: open the URL it printed, with its ?token="};
+  return {200, ""};
 }
 
-std::string token_cookie_name(int port) { return fmt::format("judge_token_{}", port); }
+std::string page_cookie_name(int port) { return fmt::format("judge_page_{}", port); }
 
-std::string token_cookie(const WebAccess& access) {
-  return fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", token_cookie_name(access.port), access.token);
+std::string page_cookie(const WebAccess& access) {
+  return fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", page_cookie_name(access.port), access.page_key);
 }
 
 std::string new_web_token() {

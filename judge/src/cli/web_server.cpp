@@ -1,19 +1,21 @@
-// `judge serve`'s HTTP server (web_server.hpp): routes, the guard before
-// every route, the page's files and the system's JavaScript libraries, and
-// server-sent events for a judging.
+// `judge serve`'s HTTP server (web_server.hpp): the gate in front
+// (web_gate.hpp), which reads each request head and admits it; then
+// cpp-httplib on a worker: the guard again before every route, the routes,
+// the page's files and the system's JavaScript libraries, and server-sent
+// events for a judging.
 #include "cli/web_server.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <filesystem>
 #include <map>
 #include <mutex>
 
 #include "cli/web_api.hpp"
+#include "cli/web_gate.hpp"
 #include "cli/web_guard.hpp"
+#include "cli/web_stream.hpp"
 #include "spec/package.hpp"
 #include "spec/result_codec.hpp"
 #include "util/errors.hpp"
@@ -46,7 +48,8 @@ constexpr const char* kPagePolicy =
     "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 // Where index.html receives the token, for the page's script to send in
-// X-Judge-Token (the cookie is HttpOnly).
+// X-Judge-Token and keep for this port (the cookie holds another key);
+// left empty when the page is loaded by the cookie alone.
 constexpr const char* kTokenPlaceholder = "__JUDGE_TOKEN__";
 
 // One judging per problem at a time: a second waits for the first.
@@ -69,16 +72,46 @@ void reply(httplib::Response& res, const ApiReply& answer) {
   res.set_content(json_text(answer.body), "application/json");
 }
 
-// A socket of its own on the port: SO_REUSEADDR (a restarted server binds
-// at once) but not SO_REUSEPORT, which would let a second server share it.
-void own_port_socket_options(int socket) {
-  int yes = 1;
-  setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+// The API routes that take a body; every other request comes without one.
+constexpr const char* kWorkspaceRoute = "/api/workspace";
+constexpr const char* kTryRoute = "/api/try";
+
+bool takes_body(const RequestHead& head) {
+  auto under = [&head](const char* route) { return head.path.rfind(std::string(route) + "/", 0) == 0; };
+  return (head.method == "PUT" && under(kWorkspaceRoute)) || (head.method == "POST" && under(kTryRoute));
 }
+
+// The methods cpp-httplib reads a body for: when the head gives no length,
+// to the end of the connection, whatever it holds.
+bool reads_body(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+// cpp-httplib without its listener and its workers: the gate reads each
+// request head and hands the admitted ones over, one at a time.
+class GatedHttpServer : public httplib::Server {
+ public:
+  // Answers an admitted request: the unread rest when the connection stays
+  // open, nullopt when it closes. A request without a length has no body
+  // (RFC 9112), which cpp-httplib is told in so many words.
+  std::optional<std::string> answer(AdmittedRequest request, std::chrono::milliseconds wait) {
+    if (reads_body(request.head.method) && !request.head.content_length)
+      request.received.insert(request.head_size - 2, "Content-Length: 0\r\n");
+    GatedStream stream(request.socket, std::move(request.received), wait);
+    bool closed = false;
+    if (!process_request(stream, request.last, closed, nullptr) || closed || request.last) return std::nullopt;
+    return stream.unread();
+  }
+
+  // cpp-httplib streams a response (a judging's events) only while its
+  // listening socket is open: the gate's stands in for it, -1 once closed.
+  void listening_on(int socket) { svr_sock_ = socket; }
+};
 
 WebRequestFacts facts_of(const httplib::Request& req) {
   WebRequestFacts facts;
   facts.method = req.method;
+  facts.path = req.path;
   facts.host = req.get_header_value("Host");
   if (req.has_header("Origin")) facts.origin = req.get_header_value("Origin");
   facts.query_token = req.get_param_value("token");
@@ -95,8 +128,24 @@ std::string event_frame(const std::string& event, const json& data) {
 struct WebServer::State {
   WebServerSettings settings;
   WebAccess access;
-  httplib::Server server;
+  GatedHttpServer server;
   ProblemLocks locks;
+  std::unique_ptr<WebGate> gate;
+
+  // The gate's decision on a complete head: the guard, then the body, which
+  // must announce its length (cpp-httplib would read a chunked one to its
+  // end, whatever its size), and fit.
+  WebAdmission admit(const RequestHead& head) const {
+    WebAdmission admission = admit_web_request(access, head.facts);
+    if (admission.status != 200) return admission;
+    if (head.chunked) return {411, "a request body must come with a Content-Length, not chunked"};
+    const std::uint64_t length = head.content_length.value_or(0);
+    const std::size_t allowed = takes_body(head) ? settings.limits.body_bytes : 0;
+    if (allowed == 0 && length > 0)
+      return {413, fmt::format("{} {} takes no body", head.method, terminal_safe(head.path))};
+    if (length > allowed) return {413, fmt::format("the body is over {} bytes", allowed)};
+    return admission;
+  }
 
   void guard_every_request() {
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
@@ -106,7 +155,7 @@ struct WebServer::State {
         reply(res, {admission.status, {{"error", admission.reason}}});
         return httplib::Server::HandlerResponse::Handled;
       }
-      if (admission.set_cookie) res.set_header("Set-Cookie", token_cookie(access));
+      if (admission.set_cookie) res.set_header("Set-Cookie", page_cookie(access));
       return httplib::Server::HandlerResponse::Unhandled;
     });
     server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
@@ -128,11 +177,13 @@ struct WebServer::State {
   }
 
   void serve_files() {
-    server.Get("/", [this](const httplib::Request&, httplib::Response& res) {
+    server.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
       std::optional<std::string> page = read_file((fs::path(settings.web_dir) / "index.html").string());
       if (!page) return reply(res, {500, {{"error", "the page's index.html is missing from " + settings.web_dir}}});
+      const bool by_token = admit_web_request(access, facts_of(req)).by_token;
       std::size_t at = page->find(kTokenPlaceholder);
-      if (at != std::string::npos) page->replace(at, std::string(kTokenPlaceholder).size(), access.token);
+      if (at != std::string::npos)
+        page->replace(at, std::string(kTokenPlaceholder).size(), by_token ? access.token : "");
       res.set_header("Content-Security-Policy", kPagePolicy);
       res.set_content(*page, "text/html; charset=utf-8");
     });
@@ -148,10 +199,10 @@ struct WebServer::State {
     server.Get("/api/problems" + slug, [&](const httplib::Request& req, httplib::Response& res) {
       reply(res, api_problem(paths, req.matches[1]));
     });
-    server.Get("/api/workspace" + slug, [&](const httplib::Request& req, httplib::Response& res) {
+    server.Get(kWorkspaceRoute + slug, [&](const httplib::Request& req, httplib::Response& res) {
       reply(res, api_read_workspace(paths, req.matches[1]));
     });
-    server.Put("/api/workspace" + slug, [&](const httplib::Request& req, httplib::Response& res) {
+    server.Put(kWorkspaceRoute + slug, [&](const httplib::Request& req, httplib::Response& res) {
       reply(res, api_write_workspace(paths, req.matches[1], req.body));
     });
     server.Get("/api/history" + slug, [&](const httplib::Request& req, httplib::Response& res) {
@@ -160,7 +211,7 @@ struct WebServer::State {
     server.Get("/api/solution" + slug, [&](const httplib::Request& req, httplib::Response& res) {
       reply(res, api_solution(paths, req.matches[1], req.get_param_value("force") == "1"));
     });
-    server.Post("/api/try" + slug, [&](const httplib::Request& req, httplib::Response& res) {
+    server.Post(kTryRoute + slug, [&](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> judging(locks.of(req.matches[1]));
       reply(res, api_try(paths, req.matches[1], req.body));
     });
@@ -191,31 +242,40 @@ struct WebServer::State {
 };
 
 WebServer::WebServer(WebServerSettings settings) : state_(std::make_unique<State>()) {
-  state_->settings = std::move(settings);
-  state_->access.token = state_->settings.token;
-  state_->server.set_socket_options(own_port_socket_options);
-  state_->server.set_payload_max_length(2 << 20);
-  state_->guard_every_request();
-  state_->serve_files();
-  state_->serve_api();
+  State& state = *state_;
+  state.settings = std::move(settings);
+  state.access.token = state.settings.token;
+  state.access.page_key = new_web_token();
+  const WebLimits& limits = state.settings.limits;
+  state.server.set_payload_max_length(limits.body_bytes);
+  state.server.set_keep_alive_timeout(std::chrono::ceil<std::chrono::seconds>(limits.head_time).count());
+  state.server.set_keep_alive_max_count(limits.requests_per_connection);
+  state.guard_every_request();
+  state.serve_files();
+  state.serve_api();
+  state.gate = std::make_unique<WebGate>(
+      limits, [&state](const RequestHead& head) { return state.admit(head); },
+      [&state](AdmittedRequest request) {
+        return state.server.answer(std::move(request), state.settings.limits.io_time);
+      });
 }
 
 WebServer::~WebServer() = default;
 
 int WebServer::bind(int port) {
-  if (port == 0) {
-    port = state_->server.bind_to_any_port("127.0.0.1");
-    if (port < 0) return -1;
-  } else if (!state_->server.bind_to_port("127.0.0.1", port)) {
-    return -1;
-  }
+  port = state_->gate->bind(port);
+  if (port < 0) return -1;
   state_->access.port = port;
+  state_->server.listening_on(state_->gate->listening_socket());
   return port;
 }
 
-void WebServer::serve() { state_->server.listen_after_bind(); }
+void WebServer::serve() { state_->gate->run(); }
 
-void WebServer::stop() { state_->server.stop(); }
+void WebServer::stop() {
+  state_->server.listening_on(-1);
+  state_->gate->stop();
+}
 
 std::vector<std::string> WebServer::missing_assets() const {
   std::vector<std::string> missing;

@@ -1,13 +1,15 @@
-// The HTTP side of `judge serve`: cpp-httplib on the loopback address, every
-// request through the guard (web_guard.hpp), the page's own files (web/),
-// the editor and formula libraries from the system's packages, and the API
-// (web_api.hpp). docs/web.md describes it for people.
+// The HTTP side of `judge serve`: on the loopback address, every request
+// head read within bounds and judged by the gate (web_gate.hpp, with the
+// guard of web_guard.hpp) before cpp-httplib answers it: the page's own
+// files (web/), the editor and formula libraries from the system's
+// packages, and the API (web_api.hpp). docs/web.md describes it for people.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/web_gate.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -16,6 +18,7 @@ struct WebServerSettings {
   Paths paths;
   std::string token;    // what every request must carry (new_web_token())
   std::string web_dir;  // the page's files: index.html, app.js, style.css
+  WebLimits limits;     // what a request and a connection may cost
 };
 
 class WebServer {
@@ -27,8 +30,8 @@ class WebServer {
   // bound port; -1 when the port cannot be had (in use).
   int bind(int port);
 
-  // Serves until stop() (from another thread) or the process ends. Call
-  // after a successful bind().
+  // Serves until stop() (from another thread) or the process ends, then
+  // waits for the requests being answered. Call after a successful bind().
   void serve();
   void stop();
 
