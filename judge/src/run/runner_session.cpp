@@ -150,8 +150,9 @@ std::optional<std::uint32_t> announced_size(const std::string& incoming) {
 // output, and ends in a CallResult however the runner behaves.
 class RunnerSession::Exchange {
  public:
-  Exchange(RunnerSession& session, const Request& request, int time_limit_ms)
+  Exchange(RunnerSession& session, const Request& request, int time_limit_ms, int backstop_factor)
       : session_(session),
+        backstop_factor_(backstop_factor),
         request_(request),
         outgoing_(request.frame()),
         printed_(kKeptOutputBytes),
@@ -221,7 +222,7 @@ class RunnerSession::Exchange {
     double grace = session_.ready_ ? 0 : session_.limits_.startup_grace_ms;
     if (idle_ms_ > time_limit_ms_ * kIdleClockFactor + grace) return idle_too_long();
     double wall = std::chrono::duration<double, std::milli>(Clock::now() - limits_start_).count();
-    if (wall > time_limit_ms_ * kClockBackstopFactor + grace) return starved(cpu, wall);
+    if (wall > time_limit_ms_ * backstop_factor_ + grace) return starved(cpu, wall);
     return std::nullopt;
   }
 
@@ -406,6 +407,7 @@ class RunnerSession::Exchange {
   }
 
   RunnerSession& session_;
+  int backstop_factor_;  // times the time limit the clock allows before the call is starved
   const Request& request_;
   const std::string& outgoing_;
   std::size_t sent_ = 0;
@@ -528,7 +530,7 @@ void RunnerSession::stop() {
   kill_runner();
 }
 
-CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {
+CallResult RunnerSession::attempt(const Request& request, int time_limit_ms, int backstop_factor) {
   if (!child_) {
     std::string error;
     if (!start(&error)) {
@@ -538,18 +540,19 @@ CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {
       return result;
     }
   }
-  return Exchange(*this, request, time_limit_ms).run();
+  return Exchange(*this, request, time_limit_ms, backstop_factor).run();
 }
 
 CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
   {
     WorkGate::Shared shared;
-    CallResult result = attempt(request, time_limit_ms);
+    CallResult result = attempt(request, time_limit_ms, kCallBackstopFactor);
     if (result.outcome != CallResult::Outcome::kStarved) return result;
   }
-  // Starved by a busy machine: once more, with nothing else of this judge running.
+  // Starved by a busy machine: once more, with nothing else of this judge
+  // running, and longer.
   WorkGate::Alone alone;
-  return attempt(request, time_limit_ms);
+  return attempt(request, time_limit_ms, kCallBackstopFactor * kAloneBackstopScale);
 }
 
 }  // namespace judge
