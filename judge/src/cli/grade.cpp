@@ -182,7 +182,7 @@ class GradeProgress {
     std::string verdict = paint(row.verdict);
     std::string detail =
         row.verdict == kErrorVerdict || row.total == 0 ? "" : fmt::format(" ({}/{} cases)", row.passed, row.total);
-    const std::string name = terminal_safe(row.submission);  // any name the file system allows
+    const std::string name = terminal_safe_line(row.submission);  // any name the file system allows, on one line
     if (!live_.enabled()) {
       fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, name, verdict, detail, row.seconds);
       std::fflush(stdout);
