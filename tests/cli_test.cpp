@@ -120,10 +120,13 @@ TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
   JudgeRun shown = run_judge({"cache"}, env);
   EXPECT_EQ(shown.status, 0) << shown.err;
   EXPECT_NE(shown.out.find("  runners       1"), std::string::npos) << shown.out;
-  EXPECT_NE(shown.out.find("(least recently used removed past 2048.0 MiB; JUDGE_CACHE_MAX_MB sets it)"),
+  // The default bound, 2048 MiB, shared: seven eighths for runners, one for results.
+  EXPECT_NE(shown.out.find("(least recently used removed past 1792.0 MiB; JUDGE_CACHE_MAX_MB sets it)"),
             std::string::npos)
       << shown.out;
   EXPECT_NE(shown.out.find("  results       1"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("(least recently used removed past 256.0 MiB, an eighth of the bound)"), std::string::npos)
+      << shown.out;
   JudgeRun cleared = run_judge({"cache", "clear"}, env);
   EXPECT_EQ(cleared.status, 0) << cleared.err;
   EXPECT_EQ(cleared.out.rfind("cleared ", 0), 0u) << cleared.out;

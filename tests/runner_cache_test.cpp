@@ -23,7 +23,7 @@ class RunnerCacheTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("judge-runner-cache-" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    setenv("JUDGE_CACHE_MAX_MB", "3", 1);
+    setenv("JUDGE_CACHE_MAX_MB", "4", 1);  // runners get 3.5 MiB of it
   }
   void TearDown() override {
     unsetenv("JUDGE_CACHE_MAX_MB");
@@ -62,7 +62,7 @@ TEST_F(RunnerCacheTest, PastTheBoundTheLeastRecentlyUsedGo) {
   std::string older = store(cache, "2", 1, 20);
   std::string newer = store(cache, "3", 1, 10);
   EXPECT_TRUE(fs::exists(oldest) && fs::exists(older) && fs::exists(newer)) << "3 MiB is within the bound";
-  std::string newest = store(cache, "4", 1, 5);  // 4 MiB: one must go, the oldest
+  std::string newest = store(cache, "4", 1, 5);  // over 3.5 MiB: one must go, the oldest
   EXPECT_FALSE(fs::exists(oldest));
   EXPECT_TRUE(fs::exists(older));
   EXPECT_TRUE(fs::exists(newest));

@@ -22,9 +22,9 @@ class RunnerCache {
   // the bound. Throws JudgeFault when it cannot be stored.
   void store(const std::string& built, const std::string& path) const;
 
-  // The bound in bytes: JUDGE_CACHE_MAX_MB, else kDefaultBoundBytes.
+  // The bound on runners in bytes: their share of JUDGE_CACHE_MAX_MB
+  // (util/cache_bound.hpp).
   static std::uint64_t bound_bytes();
-  static constexpr std::uint64_t kDefaultBoundBytes = 2ull << 30;
 
  private:
   void evict() const;
