@@ -135,6 +135,25 @@ TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
   EXPECT_EQ(bad.status, 2);
 }
 
+TEST(Cli, ARunnerCutShortInTheCacheIsBuiltAgain) {
+  fs::path cache = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "cut_cache";
+  fs::remove_all(cache);
+  std::vector<std::string> env = {"JUDGE_CACHE_DIR=" + cache.string()};
+  JudgeRun first = run_judge({"run", "temperature", "--reference", "--format", "json"}, env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  std::vector<fs::path> runners;
+  for (const fs::directory_entry& entry : fs::directory_iterator(cache))
+    if (entry.is_regular_file() && entry.path().filename().string().rfind("temperature-", 0) == 0)
+      runners.push_back(entry.path());
+  ASSERT_EQ(runners.size(), 1u) << "the reference's runner";
+  const std::uintmax_t whole = fs::file_size(runners[0]);
+  fs::resize_file(runners[0], whole / 2);  // what a full disk or a killed copy leaves
+  JudgeRun again = run_judge({"run", "temperature", "--reference", "--no-cache", "--format", "json"}, env);
+  EXPECT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out, nullptr, false).value("verdict", ""), "accepted") << again.out;
+  EXPECT_EQ(fs::file_size(runners[0]), whole) << "built again whole";
+}
+
 // The fixture package `draws` (tests/fixtures/draws) in a scratch root
 // beside the repository's harness; returns the root.
 fs::path scratch_draws_root() { return testing::scratch_root("draws", "cli_test_draws"); }

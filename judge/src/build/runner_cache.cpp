@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "build/runner_seal.hpp"
 #include "util/cache_bound.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
@@ -53,7 +54,12 @@ std::string RunnerCache::runner_path(const std::string& slug, const std::string&
 
 bool RunnerCache::reuse(const std::string& path) const {
   std::error_code error;
-  if (!fs::is_regular_file(path, error)) return false;
+  if (!fs::exists(fs::symlink_status(path, error))) return false;
+  if (!runner_seal_holds(path)) {
+    // Cut short or changed since it was stored: built again in its place.
+    fs::remove(path, error);
+    return false;
+  }
   mark_used(path);  // for the eviction order
   return true;
 }
@@ -63,6 +69,7 @@ void RunnerCache::store(const std::string& built, const std::string& path) const
   // user of its own), whoever linked it.
   [[maybe_unused]] int owned = chown(built.c_str(), geteuid(), getegid());
   chmod(built.c_str(), 0755);
+  seal_runner(built);  // before it is in place: a runner in the cache is whole and sealed, or absent
   // Never replace a runner another build stored meanwhile: a sandboxed
   // runner being started from it pins its inode (the exec descriptor) and
   // its path (the Landlock execute rule), and a rename over it between the
