@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "util/secret_key.hpp"
+
 namespace judge {
 namespace {
 namespace fs = std::filesystem;
@@ -118,14 +120,17 @@ TEST_F(RunnerCacheTest, UsageByKindAndClearing) {
   fs::create_directories(dir_ / "results");
   std::ofstream(dir_ / "results" / "k.json") << "{}";
   std::ofstream(dir_ / "compiler-x.txt") << "g++ 12";
+  std::ofstream(dir_ / kCacheKeyFile) << std::string(kSecretKeyBytes, 'k');
   CacheUsage usage = cache_usage(dir_.string());
   EXPECT_EQ(usage.runners, 1u);
   EXPECT_EQ(usage.runner_bytes, runner);
   EXPECT_EQ(usage.results, 1u);
   EXPECT_EQ(usage.result_bytes, 2u);
-  EXPECT_EQ(usage.other_bytes, 6u);
+  EXPECT_EQ(usage.other_bytes, 6u + kSecretKeyBytes);
   EXPECT_EQ(clear_cache(dir_.string()), runner + 2u + 6u);
-  EXPECT_TRUE(fs::is_empty(dir_));
+  // The judge's key is no cache: results it sealed stay trusted.
+  EXPECT_EQ(std::vector<fs::path>(fs::directory_iterator(dir_), fs::directory_iterator()),
+            std::vector<fs::path>{dir_ / kCacheKeyFile});
 }
 
 }  // namespace

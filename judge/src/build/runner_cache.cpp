@@ -16,6 +16,7 @@
 #include "build/runner_seal.hpp"
 #include "util/cache_bound.hpp"
 #include "util/errors.hpp"
+#include "util/secret_key.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -116,6 +117,7 @@ std::uint64_t clear_cache(const std::string& cache_dir) {
   std::uint64_t freed = 0;
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(cache_dir, error)) {
+    if (entry.path().filename() == kCacheKeyFile) continue;  // a key, not a cache
     std::uint64_t bytes = tree_bytes(entry.path());
     if (fs::remove_all(entry.path(), error) != static_cast<std::uintmax_t>(-1) && !error) freed += bytes;
   }

@@ -44,8 +44,8 @@ struct CacheUsage {
 };
 CacheUsage cache_usage(const std::string& cache_dir);
 
-// Removes everything in the cache directory (the directory stays); returns
-// the bytes freed.
+// Removes everything in the cache directory but the judge's key
+// (util/secret_key.hpp; the directory stays); returns the bytes freed.
 std::uint64_t clear_cache(const std::string& cache_dir);
 
 }  // namespace judge

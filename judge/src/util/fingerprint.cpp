@@ -2,6 +2,7 @@
 #include "util/fingerprint.hpp"
 
 #include <openssl/crypto.h>
+#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,17 @@ std::uint64_t fnv1a_64(std::string_view bytes) {
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned char c : bytes) hash = (hash ^ c) * 0x100000001b3ull;
   return hash;
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+            reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &size))
+    throw JudgeFault{"cannot compute an HMAC-SHA-256 (OpenSSL)"};
+  std::string out;
+  for (unsigned int i = 0; i < size; ++i) out += fmt::format("{:02x}", digest[i]);
+  return out;
 }
 
 bool equal_in_constant_time(std::string_view a, std::string_view b) {

@@ -1,6 +1,7 @@
 // Content fingerprints for cache keys: SHA-256 (OpenSSL's libcrypto) over
 // everything that decides a cached runner or result, so that no crafted
-// input can collide with another's key.
+// input can collide with another's key; and HMAC-SHA-256 for sealing what
+// the judge stores where others could edit it.
 #pragma once
 
 #include <openssl/evp.h>
@@ -16,6 +17,10 @@ namespace judge {
 // FNV-1a, 64 bits: a stable, fast, non-cryptographic hash of `bytes`, for
 // seeds derived from names. Never a cache key.
 std::uint64_t fnv1a_64(std::string_view bytes);
+
+// HMAC-SHA-256 (RFC 2104) of `message` under `key`, as 64 hexadecimal
+// digits. Throws JudgeFault when OpenSSL fails.
+std::string hmac_sha256_hex(std::string_view key, std::string_view message);
 
 // Whether two strings are equal, in a time that depends on their length
 // only (for comparing a seal with the one expected).
