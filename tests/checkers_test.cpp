@@ -47,7 +47,9 @@ class FakeRunner : public Runner {
     }
     return reply;
   }
+  void stop() override { ++stops; }
   int calls = 0;
+  int stops = 0;
 
  private:
   Reply reply_;
@@ -188,6 +190,24 @@ TEST(ValuesChecker, AnExceptionOnAValidInputIsARuntimeError) {
   EXPECT_EQ(result.message, "threw std::invalid_argument on a valid input: no");
 }
 
+// A value the harness cannot have written for the op's declared output
+// was forged on the channel: a malformed reply, and the runner stopped
+// (what it writes next would be read as the next call's reply).
+TEST(ValuesChecker, AValueNotOfTheOpsTypeIsAMalformedReply) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner forger([](const std::string&, const json&) { return value("\xe2\x9c\x93 accepted"); });
+  TestResult result = f.run(forger);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.failure_kind, "malformed");
+  EXPECT_EQ(result.message, "malformed reply to 'f': its value is a string, where the op returns a list of numbers");
+  EXPECT_EQ(forger.stops, 1);
+  FakeRunner honest([](const std::string&, const json&) { return value({1.0}); });
+  EXPECT_EQ(f.run(honest).verdict, Verdict::kAccepted);
+  EXPECT_EQ(honest.stops, 0);
+}
+
 TEST(ValuesChecker, AFailureShowsExpectedAndGotSampleOrHidden) {
   for (bool hidden : {false, true}) {
     Fixture f("values", "f");
@@ -287,6 +307,20 @@ TEST(DistributionChecker, AWrongDistributionFailsTheChiSquareTest) {
   EXPECT_EQ(result.failure_kind, "distribution");
   EXPECT_NE(result.message.find("do not follow the expected distribution"), std::string::npos) << result.message;
   EXPECT_TRUE(result.returned.is_array());  // the histogram, for hints
+}
+
+// A token id wider than an int came from no sampler: taken as an int it
+// would wrap to a token of the vocabulary (2^32 to token 0).
+TEST(DistributionChecker, ATokenBeyondAnIntIsNoTokenId) {
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner([](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back((std::int64_t{1} << 32) + draw({0.5, 0.3, 0.2}, seed));
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.message, "a sampler returned something other than a token id");
 }
 
 TEST(DistributionChecker, ACrashNamesASeedThatCrashesAlone) {
@@ -678,6 +712,18 @@ TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {
   result = f.run(not_a_prefix);
   EXPECT_EQ(result.failure_kind, "structure");
   EXPECT_NE(result.message.find("token 0 is 1 but draft 0 was 0"), std::string::npos) << result.message;
+}
+
+TEST(SpeculativeChecker, ATokenBeyondAnIntIsAMalformedRound) {
+  // 2^32 + 1 taken as an int would be token 1, a token of the vocabulary.
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner wrapping = speculator([](std::uint64_t) {
+    return json{json{json{0, 0}, json{0, (std::int64_t{1} << 32) + 1}}, json{json{1, 1}, json{1}}};
+  });
+  TestResult result = f.run(wrapping);
+  EXPECT_EQ(result.failure_kind, "structure");
+  EXPECT_NE(result.message.find("the harness returned a malformed round"), std::string::npos) << result.message;
 }
 
 TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {

@@ -331,6 +331,18 @@ const std::vector<Hostile> kHostiles = {
             160},
     Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
     Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
+    Hostile{"hostile/forges_invalid_utf8_in_a_value.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    Hostile{"hostile/forges_invalid_utf8_in_an_exception.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    // A learner's own bytes in what() are not a forgery.
+    Hostile{"hostile/throws_invalid_argument_in_invalid_utf8.hpp", {"accepted"}, {}},
     // Nothing of the host.
     Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
     Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},

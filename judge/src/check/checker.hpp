@@ -56,7 +56,9 @@ class Checker {
 };
 
 // Sends `request` to the learner's runner within the case's time limit,
-// and accounts the call into *result (time, slowest call, output).
+// and accounts the call into *result (time, slowest call, output). A value
+// that is not of the type the op declares (run/reply.hpp) comes back as a
+// malformed call, and the runner is stopped.
 CallResult call_learner(CheckContext& context, const Request& request, TestResult* result);
 
 // The verdict of a call that did not return a value the checker can judge:

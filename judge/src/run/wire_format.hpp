@@ -18,7 +18,8 @@ nlohmann::json with_typed_arrays(const nlohmann::json& value);
 // (judge_harness/channel_cbor.hpp). False, with *problem saying why, when
 // the payload is not what either side of the channel writes: a byte string
 // that is not a float64 or sint64 typed array, an indefinite length,
-// nesting beyond judge_harness::kMaxChannelDepth, trailing bytes.
+// nesting beyond judge_harness::kMaxChannelDepth, trailing bytes, a text
+// string (or map key) that is not valid UTF-8 (judge_harness/utf8.hpp).
 bool decode_from_wire(std::string_view payload, nlohmann::json* value, std::string* problem);
 
 // Empties the lists of plain numbers (or strings, booleans, nulls) in
