@@ -1,12 +1,16 @@
 // Every checker against a fake runner (no processes, no compiler): each
 // rule it enforces, in both directions, so that breaking a rule fails a
 // test here.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "check/stats.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
+#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -112,8 +117,13 @@ struct Fixture {
     EXPECT_NE(checker, nullptr);
     std::optional<std::string> unsuitable = checker->problem_with(test, *problem.find_op(test.op));
     EXPECT_FALSE(unsuitable) << *unsuitable;
-    CheckContext context{problem, test, learner,
+    // As the judge runs a case: its generated inputs expanded, its input as
+    // written at hand.
+    TestCase expanded = test;
+    expanded.input = materialize_input(test.input);
+    CheckContext context{problem, expanded, learner,
                          [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
+    context.written_input = &test.input;
     context.reference_call = [&](const Request& request) {
       ++reference_calls;
       const std::string& frame = request.frame();
@@ -856,9 +866,16 @@ TEST(GrowthChecker, CasesMustGiveGrowingLengthsAndRoundsThatSuffice) {
 
 // ---- performance ----
 
+// `n` numbers drawn uniformly from [0, 1) with `seed`, as a case file
+// describes them.
+json generated_numbers(std::uint64_t seed, int n = 2) {
+  return read_typed_value(YAML::Load(fmt::format("{{generate: uniform, n: {}, seed: {}, low: 0, high: 1}}", n, seed)),
+                          ValueType::kDoubles, "case.yaml", "xs");
+}
+
 Fixture performance_fixture() {
   Fixture f("performance", "f");
-  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.input = {{"xs", generated_numbers(7)}};
   f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"slack_ms", 2}};
   f.reference["f"] = [](const json& args) { return args["xs"]; };
   return f;
@@ -977,8 +994,116 @@ TEST(PerformanceChecker, EveryTimedCallIsCheckedNotOnlyTheFirst) {
   TestResult result = f.run(cheat);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "value");
-  EXPECT_EQ(result.message.rfind("timed call 2 of 3 (the same input again): ", 0), 0u)
+  EXPECT_EQ(result.message.rfind("timed call 2 of 3, on an input of its own (the case's input drawn from other "
+                                 "seeds, shown): ",
+                                 0),
+            0u)
       << result.message;
+  // The input shown is that call's: the case's generator with another seed.
+  ASSERT_TRUE(result.input.contains("xs")) << result.input.dump();
+  EXPECT_EQ(result.input["xs"]["generate"], "uniform");
+  EXPECT_NE(result.input["xs"]["seed"], 7);
+}
+
+TEST(PerformanceChecker, EachTimedCallGetsAnInputOfItsOwnAndTheReferenceTheSame) {
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  std::vector<json> learner_inputs, reference_inputs;
+  f.reference_call = [&](const std::string&, const json& args) {
+    reference_inputs.push_back(args["xs"]);
+    return value(args["xs"], 5.0);
+  };
+  FakeRunner learner([&](const std::string&, const json& args) {
+    learner_inputs.push_back(args["xs"]);
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  ASSERT_EQ(learner_inputs.size(), 5u);
+  const json own = materialize_input(f.test.input)["xs"];
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) {
+    EXPECT_NE(learner_inputs[i], own) << "timed call " << i << " got the case's own input";
+    EXPECT_EQ(learner_inputs[i].size(), own.size());
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(learner_inputs[i], learner_inputs[j]) << i << " and " << j;
+  }
+  // The warm-up on the case's own input, then each learner call's input.
+  ASSERT_EQ(reference_inputs.size(), 6u);
+  EXPECT_EQ(reference_inputs[0], own);
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) EXPECT_EQ(reference_inputs[i + 1], learner_inputs[i]);
+}
+
+// A solution of the wrong complexity (60 ms a call where the limit is 52)
+// that remembers its answers: fast on an input it has seen.
+TEST(PerformanceChecker, AMemoOfEarlierInputsSavesNothing) {
+  for (std::size_t remembered : {1, 8}) {
+    Fixture f = performance_fixture();
+    f.test.check_args["repetitions"] = 5;
+    std::vector<json> memo;
+    FakeRunner memoized([&](const std::string&, const json& args) {
+      bool seen = std::find(memo.begin(), memo.end(), args["xs"]) != memo.end();
+      if (!seen) memo.push_back(args["xs"]);
+      if (memo.size() > remembered) memo.erase(memo.begin());
+      return value(args["xs"], seen ? 1.0 : 60.0);
+    });
+    TestResult result = f.run(memoized);
+    EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded) << remembered << " remembered: " << result.message;
+  }
+}
+
+TEST(PerformanceChecker, ReseedGivesEachTimedCallAModelOfItsOwn) {
+  Fixture f("performance", "timing");
+  f.test.input = {{"n", 3}, {"model", {{"kind", "hashed"}, {"seed", 91}, {"scale", 4.0}}}};
+  f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"reseed", {"model.seed"}}};
+  f.reference["timing"] = [](const json& args) { return args["model"]; };
+  std::set<std::uint64_t> seeds;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    seeds.insert(args["model"]["seed"].get<std::uint64_t>());
+    EXPECT_EQ(args["model"]["kind"], "hashed");
+    EXPECT_EQ(args["n"], 3);
+    return value(args["model"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(seeds.size(), 3u);
+  EXPECT_EQ(seeds.count(91), 0u);
+}
+
+TEST(PerformanceChecker, AVariantWithinTheMarginIsPassedOver) {
+  // The margin op's distance is the first number's: variants whose first
+  // number is below 0.5 fall within the margin and are not used.
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  f.problem.ops.push_back({"gap", {{"xs", ValueType::kDoubles}}, ValueType::kNumber, {}});
+  f.problem.margin = MarginRule{"gap", 0.5, {"f"}};
+  f.reference["gap"] = [](const json& args) { return args["xs"][0]; };
+  int below = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    below += args["xs"][0].get<double>() < 0.5;
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(learner.calls, 5);
+  EXPECT_EQ(below, 0) << "a timed call got an input within the margin";
+  EXPECT_GT(f.reference_calls, 5 + 1 + 5) << "no variant was passed over: the test proves nothing";
+}
+
+TEST(PerformanceChecker, ACaseWhoseInputCannotVaryIsRefused) {
+  const Checker* checker = find_checker("performance");
+  Fixture f = performance_fixture();
+  const Operation& op = *f.problem.find_op("f");
+  TestCase literal = f.test;
+  literal.input = {{"xs", {1.0, 2.0}}};
+  EXPECT_EQ(checker->problem_with(literal, op).value_or(""),
+            "each timed call gets an input of its own, made by drawing the case's input again from other seeds: the "
+            "input needs a generator with a seed (uniform or normal), or check_args.reseed naming a seed in it (e.g. "
+            "[model.seed] for a model described by its seed)");
+  TestCase misnamed = f.test;
+  misnamed.check_args["reseed"] = {"model.seed"};
+  EXPECT_EQ(checker->problem_with(misnamed, op).value_or(""),
+            "check_args.reseed: 'model.seed' names no unsigned integer of the case's input");
+  TestCase not_a_list = f.test;
+  not_a_list.check_args["reseed"] = "model.seed";
+  EXPECT_EQ(checker->problem_with(not_a_list, op).value_or(""),
+            "check_args.reseed must be a list of paths of seeds in the input (e.g. [model.seed])");
+  EXPECT_FALSE(checker->problem_with(f.test, op));
 }
 
 TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {

@@ -67,7 +67,7 @@ TestResult start_result(const TestCase& test) {
 void describe_failed_case(const TestCase& test, TestResult* result) {
   if (result->verdict == Verdict::kAccepted) return;
   result->note = test.note;
-  result->input = input_as_written(test.input);
+  if (result->input.is_null()) result->input = input_as_written(test.input);  // unless the check named the call's
 }
 
 std::string with_case_tolerance(const CheckContext& context, std::string mismatch) {

@@ -50,6 +50,13 @@ json packed(const json& list, std::uint8_t tag) {
   return json::binary(std::move(bytes), tag);
 }
 
+// `numbers` copied into one byte string with the given tag.
+template <typename T>
+json raw_packed(const std::vector<T>& numbers, std::uint8_t tag) {
+  const auto* first = reinterpret_cast<const std::uint8_t*>(numbers.data());
+  return json::binary(json::binary_t::container_type(first, first + numbers.size() * sizeof(T)), tag);
+}
+
 // True when every text string of `value`, map keys included, is valid
 // UTF-8. The reader bounds the nesting, so the recursion is bounded too.
 bool all_text_valid(const json& value) {
@@ -66,6 +73,12 @@ bool all_text_valid(const json& value) {
 }
 
 }  // namespace
+
+json typed_array(const std::vector<double>& numbers) { return raw_packed(numbers, judge_harness::kFloat64ArrayTag); }
+
+json typed_array(const std::vector<std::int64_t>& numbers) {
+  return raw_packed(numbers, judge_harness::kInt64ArrayTag);
+}
 
 json with_typed_arrays(const json& value) {
   if (value.is_object()) {

@@ -7,12 +7,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace judge {
 
 // A copy of `value` in which every non-empty list of floating-point numbers
 // or of int64-sized integers is a typed array, ready for to_cbor.
 nlohmann::json with_typed_arrays(const nlohmann::json& value);
+
+// `numbers` as the channel's typed array (float64 or sint64), which
+// to_cbor writes as it is and with_typed_arrays passes through: for a list
+// made in bulk, without a JSON number per entry.
+nlohmann::json typed_array(const std::vector<double>& numbers);
+nlohmann::json typed_array(const std::vector<std::int64_t>& numbers);
 
 // Decodes a frame's CBOR payload, typed arrays back into lists of numbers
 // (judge_harness/channel_cbor.hpp). False, with *problem saying why, when
