@@ -130,7 +130,7 @@ bool time_calls(CheckContext& context, const Operation& op, const Settings& sett
   const TestCase& test = context.test;
   TimedInputs inputs(context);
   // The reference's first call faults its memory in (16 ms instead of 2 ms
-  // for temperature's 262,144 logits); timed, it would make the first CPU
+  // for temperature's 262,144 logits); counted, it would make the first CPU
   // budget below eight times too generous. On the case's own input, which
   // no timed call gets.
   Request warm_up(test.op, test.input);
