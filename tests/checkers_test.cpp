@@ -1,12 +1,16 @@
 // Every checker against a fake runner (no processes, no compiler): each
 // rule it enforces, in both directions, so that breaking a rule fails a
 // test here.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "check/stats.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
+#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -47,7 +52,9 @@ class FakeRunner : public Runner {
     }
     return reply;
   }
+  void stop() override { ++stops; }
   int calls = 0;
+  int stops = 0;
 
  private:
   Reply reply_;
@@ -110,8 +117,13 @@ struct Fixture {
     EXPECT_NE(checker, nullptr);
     std::optional<std::string> unsuitable = checker->problem_with(test, *problem.find_op(test.op));
     EXPECT_FALSE(unsuitable) << *unsuitable;
-    CheckContext context{problem, test, learner,
+    // As the judge runs a case: its generated inputs expanded, its input as
+    // written at hand.
+    TestCase expanded = test;
+    expanded.input = materialize_input(test.input);
+    CheckContext context{problem, expanded, learner,
                          [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
+    context.written_input = &test.input;
     context.reference_call = [&](const Request& request) {
       ++reference_calls;
       const std::string& frame = request.frame();
@@ -186,6 +198,24 @@ TEST(ValuesChecker, AnExceptionOnAValidInputIsARuntimeError) {
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
   EXPECT_EQ(result.message, "threw std::invalid_argument on a valid input: no");
+}
+
+// A value the harness cannot have written for the op's declared output
+// was forged on the channel: a malformed reply, and the runner stopped
+// (what it writes next would be read as the next call's reply).
+TEST(ValuesChecker, AValueNotOfTheOpsTypeIsAMalformedReply) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner forger([](const std::string&, const json&) { return value("\xe2\x9c\x93 accepted"); });
+  TestResult result = f.run(forger);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.failure_kind, "malformed");
+  EXPECT_EQ(result.message, "malformed reply to 'f': its value is a string, where the op returns a list of numbers");
+  EXPECT_EQ(forger.stops, 1);
+  FakeRunner honest([](const std::string&, const json&) { return value({1.0}); });
+  EXPECT_EQ(f.run(honest).verdict, Verdict::kAccepted);
+  EXPECT_EQ(honest.stops, 0);
 }
 
 TEST(ValuesChecker, AFailureShowsExpectedAndGotSampleOrHidden) {
@@ -287,6 +317,20 @@ TEST(DistributionChecker, AWrongDistributionFailsTheChiSquareTest) {
   EXPECT_EQ(result.failure_kind, "distribution");
   EXPECT_NE(result.message.find("do not follow the expected distribution"), std::string::npos) << result.message;
   EXPECT_TRUE(result.returned.is_array());  // the histogram, for hints
+}
+
+// A token id wider than an int came from no sampler: taken as an int it
+// would wrap to a token of the vocabulary (2^32 to token 0).
+TEST(DistributionChecker, ATokenBeyondAnIntIsNoTokenId) {
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner([](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back((std::int64_t{1} << 32) + draw({0.5, 0.3, 0.2}, seed));
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.message, "a sampler returned something other than a token id");
 }
 
 TEST(DistributionChecker, ACrashNamesASeedThatCrashesAlone) {
@@ -680,6 +724,18 @@ TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {
   EXPECT_NE(result.message.find("token 0 is 1 but draft 0 was 0"), std::string::npos) << result.message;
 }
 
+TEST(SpeculativeChecker, ATokenBeyondAnIntIsAMalformedRound) {
+  // 2^32 + 1 taken as an int would be token 1, a token of the vocabulary.
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner wrapping = speculator([](std::uint64_t) {
+    return json{json{json{0, 0}, json{0, (std::int64_t{1} << 32) + 1}}, json{json{1, 1}, json{1}}};
+  });
+  TestResult result = f.run(wrapping);
+  EXPECT_EQ(result.failure_kind, "structure");
+  EXPECT_NE(result.message.find("the harness returned a malformed round"), std::string::npos) << result.message;
+}
+
 TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {
   Fixture f("speculative", "accept");
   f.test.input = {{"model", json::object()}};
@@ -810,9 +866,16 @@ TEST(GrowthChecker, CasesMustGiveGrowingLengthsAndRoundsThatSuffice) {
 
 // ---- performance ----
 
+// `n` numbers drawn uniformly from [0, 1) with `seed`, as a case file
+// describes them.
+json generated_numbers(std::uint64_t seed, int n = 2) {
+  return read_typed_value(YAML::Load(fmt::format("{{generate: uniform, n: {}, seed: {}, low: 0, high: 1}}", n, seed)),
+                          ValueType::kDoubles, "case.yaml", "xs");
+}
+
 Fixture performance_fixture() {
   Fixture f("performance", "f");
-  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.input = {{"xs", generated_numbers(7)}};
   f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"slack_ms", 2}};
   f.reference["f"] = [](const json& args) { return args["xs"]; };
   return f;
@@ -931,8 +994,116 @@ TEST(PerformanceChecker, EveryTimedCallIsCheckedNotOnlyTheFirst) {
   TestResult result = f.run(cheat);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "value");
-  EXPECT_EQ(result.message.rfind("timed call 2 of 3 (the same input again): ", 0), 0u)
+  EXPECT_EQ(result.message.rfind("timed call 2 of 3, on an input of its own (the case's input drawn from other "
+                                 "seeds, shown): ",
+                                 0),
+            0u)
       << result.message;
+  // The input shown is that call's: the case's generator with another seed.
+  ASSERT_TRUE(result.input.contains("xs")) << result.input.dump();
+  EXPECT_EQ(result.input["xs"]["generate"], "uniform");
+  EXPECT_NE(result.input["xs"]["seed"], 7);
+}
+
+TEST(PerformanceChecker, EachTimedCallGetsAnInputOfItsOwnAndTheReferenceTheSame) {
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  std::vector<json> learner_inputs, reference_inputs;
+  f.reference_call = [&](const std::string&, const json& args) {
+    reference_inputs.push_back(args["xs"]);
+    return value(args["xs"], 5.0);
+  };
+  FakeRunner learner([&](const std::string&, const json& args) {
+    learner_inputs.push_back(args["xs"]);
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  ASSERT_EQ(learner_inputs.size(), 5u);
+  const json own = materialize_input(f.test.input)["xs"];
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) {
+    EXPECT_NE(learner_inputs[i], own) << "timed call " << i << " got the case's own input";
+    EXPECT_EQ(learner_inputs[i].size(), own.size());
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(learner_inputs[i], learner_inputs[j]) << i << " and " << j;
+  }
+  // The warm-up on the case's own input, then each learner call's input.
+  ASSERT_EQ(reference_inputs.size(), 6u);
+  EXPECT_EQ(reference_inputs[0], own);
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) EXPECT_EQ(reference_inputs[i + 1], learner_inputs[i]);
+}
+
+// A solution of the wrong complexity (60 ms a call where the limit is 52)
+// that remembers its answers: fast on an input it has seen.
+TEST(PerformanceChecker, AMemoOfEarlierInputsSavesNothing) {
+  for (std::size_t remembered : {1, 8}) {
+    Fixture f = performance_fixture();
+    f.test.check_args["repetitions"] = 5;
+    std::vector<json> memo;
+    FakeRunner memoized([&](const std::string&, const json& args) {
+      bool seen = std::find(memo.begin(), memo.end(), args["xs"]) != memo.end();
+      if (!seen) memo.push_back(args["xs"]);
+      if (memo.size() > remembered) memo.erase(memo.begin());
+      return value(args["xs"], seen ? 1.0 : 60.0);
+    });
+    TestResult result = f.run(memoized);
+    EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded) << remembered << " remembered: " << result.message;
+  }
+}
+
+TEST(PerformanceChecker, ReseedGivesEachTimedCallAModelOfItsOwn) {
+  Fixture f("performance", "timing");
+  f.test.input = {{"n", 3}, {"model", {{"kind", "hashed"}, {"seed", 91}, {"scale", 4.0}}}};
+  f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"reseed", {"model.seed"}}};
+  f.reference["timing"] = [](const json& args) { return args["model"]; };
+  std::set<std::uint64_t> seeds;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    seeds.insert(args["model"]["seed"].get<std::uint64_t>());
+    EXPECT_EQ(args["model"]["kind"], "hashed");
+    EXPECT_EQ(args["n"], 3);
+    return value(args["model"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(seeds.size(), 3u);
+  EXPECT_EQ(seeds.count(91), 0u);
+}
+
+TEST(PerformanceChecker, AVariantWithinTheMarginIsPassedOver) {
+  // The margin op's distance is the first number's: variants whose first
+  // number is below 0.5 fall within the margin and are not used.
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  f.problem.ops.push_back({"gap", {{"xs", ValueType::kDoubles}}, ValueType::kNumber, {}});
+  f.problem.margin = MarginRule{"gap", 0.5, {"f"}};
+  f.reference["gap"] = [](const json& args) { return args["xs"][0]; };
+  int below = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    below += args["xs"][0].get<double>() < 0.5;
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(learner.calls, 5);
+  EXPECT_EQ(below, 0) << "a timed call got an input within the margin";
+  EXPECT_GT(f.reference_calls, 5 + 1 + 5) << "no variant was passed over: the test proves nothing";
+}
+
+TEST(PerformanceChecker, ACaseWhoseInputCannotVaryIsRefused) {
+  const Checker* checker = find_checker("performance");
+  Fixture f = performance_fixture();
+  const Operation& op = *f.problem.find_op("f");
+  TestCase literal = f.test;
+  literal.input = {{"xs", {1.0, 2.0}}};
+  EXPECT_EQ(checker->problem_with(literal, op).value_or(""),
+            "each timed call gets an input of its own, made by drawing the case's input again from other seeds: the "
+            "input needs a generator with a seed (uniform or normal), or check_args.reseed naming a seed in it (e.g. "
+            "[model.seed] for a model described by its seed)");
+  TestCase misnamed = f.test;
+  misnamed.check_args["reseed"] = {"model.seed"};
+  EXPECT_EQ(checker->problem_with(misnamed, op).value_or(""),
+            "check_args.reseed: 'model.seed' names no unsigned integer of the case's input");
+  TestCase not_a_list = f.test;
+  not_a_list.check_args["reseed"] = "model.seed";
+  EXPECT_EQ(checker->problem_with(not_a_list, op).value_or(""),
+            "check_args.reseed must be a list of paths of seeds in the input (e.g. [model.seed])");
+  EXPECT_FALSE(checker->problem_with(f.test, op));
 }
 
 TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {

@@ -144,6 +144,30 @@ int main(int, char** argv) {
     say_ready();
     for (volatile unsigned long i = 0;; ++i) {
     }
+  } else if (name == "invalid_utf8_reply") {
+    reply_with_value("\x62\xc3\x28");  // a text string whose second byte ends a sequence that never started
+  } else if (name == "reply_not_a_map") {
+    std::string nonce = read_frame(3);
+    read_frame(3);
+    write_frame(3, nonce + "\x81\x01");  // [1]
+    sleep(100);
+  } else if (name == "exception_what_not_text") {
+    std::string nonce = read_frame(3);
+    read_frame(3);
+    // {"exception": "other", "type": "std::exception", "what": 7}
+    write_frame(3, nonce +
+                       "\xa3\x69"
+                       "exception"
+                       "\x65"
+                       "other"
+                       "\x64"
+                       "type"
+                       "\x6e"
+                       "std::exception"
+                       "\x64"
+                       "what"
+                       "\x07");
+    sleep(100);
   } else if (name == "spins_on_a_thread") {
     reply_with_value("\x01", spin_on_a_thread);
   } else if (name == "prints") {

@@ -379,6 +379,30 @@ const std::vector<Hostile> kHostiles = {
             160},
     Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
     Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
+    Hostile{"hostile/forges_invalid_utf8_in_a_value.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    Hostile{"hostile/forges_invalid_utf8_in_an_exception.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    // A learner's own bytes in what() are not a forgery.
+    Hostile{"hostile/throws_invalid_argument_in_invalid_utf8.hpp", {"accepted"}, {}},
+    // Each timed call gets an input of its own: a memo of earlier answers
+    // leaves a solution of the wrong complexity as slow as it is.
+    Hostile{"hostile/memoizes_the_last_input.hpp", {"time_limit_exceeded"}, {}, {}, "too slow"},
+    Hostile{"hostile/memoizes_by_a_hash_of_the_input.hpp", {"time_limit_exceeded"}, {}, {}, "too slow"},
+    Hostile{
+        "hostile/beam_search/memoizes_the_last_search.hpp", {"time_limit_exceeded"}, {}, {}, "too slow", "beam_search"},
+    Hostile{"hostile/beam_search/memoizes_searches_by_a_hash.hpp",
+            {"time_limit_exceeded"},
+            {},
+            {},
+            "too slow",
+            "beam_search"},
     // Nothing of the host.
     Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
     Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},

@@ -18,6 +18,7 @@
 #include <optional>
 #include <random>
 
+#include "run/reply.hpp"
 #include "run/wire_format.hpp"
 #include "sandbox/machine_load.hpp"
 #include "sandbox/sandbox.hpp"
@@ -119,22 +120,6 @@ std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_
   if (decode_from_wire(payload, &reply, &why)) return std::optional<json>(std::move(reply));
   *problem = "the runner's reply could not be decoded: " + why;
   return std::nullopt;
-}
-
-// A decoded reply as the outcome of the call.
-void read_reply(json& reply, CallResult* result) {
-  if (reply.contains("value")) {
-    result->outcome = CallResult::Outcome::kValue;
-    result->value = std::move(reply["value"]);
-  } else if (reply.contains("exception")) {
-    result->outcome = CallResult::Outcome::kException;
-    result->exception_kind = reply.value("exception", "");
-    result->exception_type = reply.value("type", "");
-    result->what = reply.value("what", "");
-  } else {
-    result->outcome = CallResult::Outcome::kHarnessError;
-    result->detail = reply.value("harness_error", "reply without a value");
-  }
 }
 
 // The size a complete frame header announces; nullopt before 4 bytes.
@@ -245,10 +230,9 @@ class RunnerSession::Exchange {
     }
     std::string problem;
     std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
-    if (!reply) return malformed(problem);
+    if (!reply || !read_reply(*reply, &result_, &problem)) return malformed(problem);
     child().drain(&printed_, &printed_);
     result_.output = with_dropped_note(printed_);
-    read_reply(*reply, &result_);
     return std::move(result_);
   }
 
@@ -380,7 +364,7 @@ class RunnerSession::Exchange {
   }
 
   CallResult malformed(const std::string& what_happened) {
-    CallResult result = died(what_happened);
+    CallResult result = died(malformed_reply(what_happened));
     result.outcome = CallResult::Outcome::kMalformed;
     return result;
   }

@@ -39,7 +39,7 @@ class RunnerSession : public Runner {
   void start_early();
 
   // Asks the runner to exit and reaps it; kills it if it does not comply.
-  void stop();
+  void stop() override;
 
   // Safe from another thread: kills the runner (a call in progress then
   // ends as if it had died) and refuses to start another, for a session
