@@ -130,8 +130,7 @@ int main(int, char** argv) {
     reply_with_value(std::string(1000000, '\x81') + '\x00');
   } else if (name == "spins") {
     say_ready();
-    for (volatile unsigned long i = 0;; ++i) {
-    }
+    for (unsigned long i = 0;; ++i) asm volatile("" : : "r"(i));  // a loop the compiler keeps
   } else if (name == "starves") {
     // Computes as a task the kernel runs only when nothing else wants its
     // CPU: beside a busy thread on that CPU, it waits, runnable, for ever.
@@ -142,8 +141,7 @@ int main(int, char** argv) {
     sched_param idle{};
     sched_setscheduler(0, SCHED_IDLE, &idle);
     say_ready();
-    for (volatile unsigned long i = 0;; ++i) {
-    }
+    for (unsigned long i = 0;; ++i) asm volatile("" : : "r"(i));  // a loop the compiler keeps
   } else if (name == "invalid_utf8_reply") {
     reply_with_value("\x62\xc3\x28");  // a text string whose second byte ends a sequence that never started
   } else if (name == "reply_not_a_map") {
