@@ -1,8 +1,9 @@
 // Known wrong (kv_cache): adds up the softmax denominator in a float. Each
-// addition rounds to float's 24 bits, an error of up to 3e-8 of the running
-// sum; over a cache of thousands of rows the errors add up to far more than
-// the tolerance of 1e-6 (the weighted values, summed in double, no longer
-// match their normalizer). Accumulate in double.
+// addition rounds to float's 24 bits: past a sum of 512, a weight just below
+// 1 (more than 1 - 4.1e-5) adds exactly 1, so over a cache of thousands of
+// such rows the sum drifts far past the tolerance of 1e-6 (the weighted
+// values, summed in double, no longer match their normalizer). Accumulate in
+// double.
 #pragma once
 
 #include <Eigen/Dense>
