@@ -168,7 +168,6 @@ class RunnerSession::Exchange {
     if (cpu_start_ms_ < 0 && !session_.ready_) cpu_start_ms_ = 0;
     pid_t program = child().program_pid();
     queued_start_ms_ = program > 0 ? queued_ms_of(program) : -1;
-    own_queued_start_ms_ = queued_ms_of_this_thread();
   }
 
   // The runner's CPU time since the limits started; 0 when unknown.
@@ -178,16 +177,14 @@ class RunnerSession::Exchange {
   }
 
   // How long the runner's threads waited for a CPU since the limits
-  // started, by the kernel's count (exact for a call that ran at all), and
-  // this thread too: a reply that waits for the judge to get a CPU and
-  // read it is the machine's time as well.
+  // started, by the kernel's count (exact for a call that ran at all). Not
+  // the judge's own thread's wait as well: while a request streams through
+  // the pipe both wait for a CPU at once, and the sum would count that
+  // time twice (a call of 3 ms came out as 0 by the clock).
   double queued_ms() {
     pid_t program = child().program_pid();
     double now = program > 0 ? queued_ms_of(program) : -1;
-    double runner = queued_start_ms_ >= 0 && now >= queued_start_ms_ ? now - queued_start_ms_ : 0;
-    double own_now = queued_ms_of_this_thread();
-    double own = own_queued_start_ms_ >= 0 && own_now >= own_queued_start_ms_ ? own_now - own_queued_start_ms_ : 0;
-    return runner + own;
+    return queued_start_ms_ >= 0 && now >= queued_start_ms_ ? now - queued_start_ms_ : 0;
   }
 
   // Adds the time since the last sample to idle_ms_ when no thread of the
@@ -412,7 +409,6 @@ class RunnerSession::Exchange {
   double idle_ms_ = 0;              // asleep or blocked since limits_start_, sampled
   double cpu_start_ms_ = -1;        // the runner's CPU time then; -1 when unknown
   double queued_start_ms_ = -1;     // its threads' time waiting for a CPU then; -1 when unknown
-  double own_queued_start_ms_ = -1; // this thread's, the same way
   bool channel_closed_ = false;
   bool stdout_open_ = true, stderr_open_ = true;  // the learner may close them
 };

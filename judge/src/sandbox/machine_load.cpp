@@ -70,12 +70,6 @@ double queued_ms_of(pid_t pid) {
   return any ? total_ns / 1e6 : -1;
 }
 
-double queued_ms_of_this_thread() {
-  std::istringstream fields(read_file_or_empty("/proc/thread-self/schedstat"));
-  double running_ns = 0, waiting_ns = 0;
-  return fields >> running_ns >> waiting_ns ? waiting_ns / 1e6 : -1;
-}
-
 bool runnable(pid_t pid) {
   std::error_code error;
   bool read_any = false;
