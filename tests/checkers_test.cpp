@@ -47,7 +47,13 @@ class FakeRunner : public Runner {
     }
     return reply;
   }
+  void restart() override {
+    ++restarts;
+    if (on_restart) on_restart();
+  }
   int calls = 0;
+  int restarts = 0;
+  std::function<void()> on_restart;  // what a fresh process forgets
 
  private:
   Reply reply_;

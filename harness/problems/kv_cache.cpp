@@ -12,6 +12,7 @@
 #include <judge_harness/runner.hpp>
 
 #include <judge/kv_cache.hpp>
+#include <judge_harness/input_watch_eigen.hpp>
 #include <judge_harness/kv_cache_support.hpp>
 
 #include <algorithm>
@@ -27,12 +28,22 @@ namespace support = judge_harness::kv_cache_support;
 using judge_harness::BadRequest;
 using judge_harness::Value;
 
+// One call of the learner's attention_step, with q, k and v watched: it
+// receives them by const reference and must leave them as they were.
+Eigen::VectorXd watched_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                             const Eigen::VectorXd& v, int n_heads) {
+  const judge_harness::InputWatch watch_q = judge_harness::watch_eigen("q", q);
+  const judge_harness::InputWatch watch_k = judge_harness::watch_eigen("k", k);
+  const judge_harness::InputWatch watch_v = judge_harness::watch_eigen("v", v);
+  return judge_learner::attention_step(cache, q, k, v, n_heads);
+}
+
 // Runs every step on one cache; returns each step's output.
 std::vector<Eigen::VectorXd> run_steps(const support::Steps& s, KVCache& cache) {
   std::vector<Eigen::VectorXd> outputs;
   for (int t = 0; t < s.steps(); ++t)
-    outputs.push_back(judge_learner::attention_step(cache, support::row(s.q, t), support::row(s.k, t),
-                                                    support::row(s.v, t), s.n_heads));
+    outputs.push_back(
+        watched_step(cache, support::row(s.q, t), support::row(s.k, t), support::row(s.v, t), s.n_heads));
   return outputs;
 }
 
@@ -81,7 +92,7 @@ Value invalid_call_op(const Value& args) {
   };
   std::string call;
   try {
-    Eigen::VectorXd out = judge_learner::attention_step(cache, vector(q), vector(k), vector(v), last_heads);
+    Eigen::VectorXd out = watched_step(cache, vector(q), vector(k), vector(v), last_heads);
     call = "returned " + std::to_string(out.size()) + " numbers instead of throwing";
   } catch (const std::invalid_argument&) {
     call = "threw std::invalid_argument";

@@ -1,6 +1,7 @@
 // The runner's main: answers the judge's requests one at a time by calling
 // the operations the problem adapter registered.
 #include <judge_harness/channel_cbor.hpp>
+#include <judge_harness/input_watch.hpp>
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 
@@ -142,18 +143,40 @@ json describe_exception(std::exception_ptr error) {
   return reply;
 }
 
+// The inputs the learner's code changed during the request, as facts for
+// the judge (input_watch.hpp).
+json changed_inputs(const std::vector<InputChange>& changes) {
+  json list = json::array();
+  for (const InputChange& change : changes) {
+    json fact = {{"input", change.input}, {"matrix", change.matrix}};
+    if (change.shape_changed) {
+      fact["shape_was"] = {change.rows_was, change.cols_was};
+      fact["shape_now"] = {change.rows_now, change.cols_now};
+    } else {
+      fact["entry"] = {change.row, change.col};
+      fact["was"] = change.was;
+      fact["now"] = change.now;
+    }
+    list.push_back(std::move(fact));
+  }
+  return list;
+}
+
 json serve_one(const json& request) {
   const std::string& name = request.at("op").get_ref<const std::string&>();
   auto found = registry().find(name);
   if (found == registry().end()) return json{{"harness_error", "unknown operation '" + name + "'"}};
   Value args = from_json(request.at("args"));
   json reply;
+  take_input_changes();  // none left from a request that failed before replying
   try {
     Value result = found->second(args);
     reply["value"] = to_json(result);
   } catch (...) {
     reply = describe_exception(std::current_exception());
   }
+  std::vector<InputChange> changes = take_input_changes();
+  if (!changes.empty() && !reply.contains("harness_error")) reply["changed_inputs"] = changed_inputs(changes);
   return reply;
 }
 }  // namespace

@@ -52,6 +52,11 @@ struct CallResult {
   long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
   bool out_of_memory = false;  // kDied: the kernel killed it at its memory cgroup's limit
   std::string output;          // what the learner's code printed during the call (head)
+  // kValue and kException: the inputs the learner's code received by const
+  // reference and changed, as the harness saw them (judge_harness/input_watch.hpp):
+  // a list of {input, matrix, entry: [row, col], was, now} or {input, matrix,
+  // shape_was, shape_now}; empty when none changed. A fact; checkers decide.
+  nlohmann::json changed_inputs = nlohmann::json::array();
 };
 
 // One request, encoded for the wire once: a case that sends the same input
@@ -101,6 +106,10 @@ class Runner {
   CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms) {
     return call(Request(op, args), time_limit_ms);
   }
+  // Ends the runner's process, if one runs, so that the next call is served
+  // by a fresh one: nothing the code kept from earlier calls (a static, a
+  // memo, a generator) survives it.
+  virtual void restart() = 0;
 };
 
 // A request's frame: 4 bytes of little-endian length, then `payload`.

@@ -135,6 +135,8 @@ void read_reply(json& reply, CallResult* result) {
     result->outcome = CallResult::Outcome::kHarnessError;
     result->detail = reply.value("harness_error", "reply without a value");
   }
+  if (result->outcome != CallResult::Outcome::kHarnessError && reply.contains("changed_inputs"))
+    result->changed_inputs = std::move(reply["changed_inputs"]);
 }
 
 // The size a complete frame header announces; nullopt before 4 bytes.
@@ -526,6 +528,11 @@ void RunnerSession::stop() {
   send(channel_, message.data(), message.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   for (int i = 0; i < 20 && !child_->poll_exited(); ++i) usleep(1000);
   kill_runner();
+}
+
+void RunnerSession::restart() {
+  stop();
+  start_early();
 }
 
 CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {

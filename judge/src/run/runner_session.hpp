@@ -41,6 +41,9 @@ class RunnerSession : public Runner {
   // Asks the runner to exit and reaps it; kills it if it does not comply.
   void stop();
 
+  // stop(), then start_early(): the next call gets a fresh process.
+  void restart() override;
+
   // Safe from another thread: kills the runner (a call in progress then
   // ends as if it had died) and refuses to start another, for a session
   // whose results nobody wants any more.
