@@ -1,12 +1,16 @@
 // Every checker against a fake runner (no processes, no compiler): each
 // rule it enforces, in both directions, so that breaking a rule fails a
 // test here.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "check/stats.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
+#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -47,13 +52,13 @@ class FakeRunner : public Runner {
     }
     return reply;
   }
-  void restart() override {
-    ++restarts;
-    if (on_restart) on_restart();
+  void stop() override {
+    ++stops;
+    if (on_stop) on_stop();
   }
   int calls = 0;
-  int restarts = 0;
-  std::function<void()> on_restart;  // what a fresh process forgets
+  int stops = 0;
+  std::function<void()> on_stop;  // what a fresh process forgets
 
  private:
   Reply reply_;
@@ -116,8 +121,12 @@ struct Fixture {
     EXPECT_NE(checker, nullptr);
     std::optional<std::string> unsuitable = checker->problem_with(test, *problem.find_op(test.op));
     EXPECT_FALSE(unsuitable) << *unsuitable;
-    CheckContext context{problem, test, learner,
+    // As the judge runs a case: its generated inputs expanded, its input as
+    // written at hand.
+    TestCase expanded = with_inputs_expanded(test);
+    CheckContext context{problem, expanded, learner,
                          [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
+    context.written_input = &test.input;
     context.reference_call = [&](const Request& request) {
       ++reference_calls;
       const std::string& frame = request.frame();
@@ -153,6 +162,59 @@ TEST(ValuesChecker, AWrongEntryIsAWrongAnswerNamingItsIndex) {
   EXPECT_EQ(result.failure_kind, "value");
   EXPECT_EQ(result.returned, json({0.5, 0.3}));
   EXPECT_EQ(result.message.rfind("index 1: expected 0.25, got 0.3", 0), 0u) << result.message;
+}
+
+// What the harness reports when the learner's code wrote 0.5 over entry 1
+// of its input `xs` (judge_harness/input_watch.hpp).
+CallResult with_xs_changed(CallResult call) {
+  call.changed_inputs =
+      json::array({{{"input", "xs"}, {"matrix", false}, {"entry", {1, 0}}, {"was", 2.0}, {"now", 0.5}}});
+  return call;
+}
+
+TEST(ValuesChecker, AChangedInputIsAWrongAnswerNamingItEvenWhenTheValueIsRight) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.expect = json{0.5, 0.25};
+  FakeRunner learner([](const std::string&, const json&) { return with_xs_changed(value({0.5, 0.25})); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "changed_input:xs");
+  EXPECT_EQ(result.message,
+            "changed its input 'xs', which it receives by const reference: entry 1 was 2, is now 0.5; a solution "
+            "must leave its inputs as they were (copy one first to change it)");
+}
+
+TEST(ValuesChecker, AChangedInputFailsAnExpectedExceptionAndNamesAMatrixEntryOrAShape) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expects_invalid_argument = true;
+  FakeRunner learner([](const std::string&, const json&) {
+    CallResult call = thrown("invalid_argument", "std::invalid_argument", "bad");
+    call.changed_inputs =
+        json::array({{{"input", "q"}, {"matrix", true}, {"entry", {2, 1}}, {"was", 1.0}, {"now", -1.0}}});
+    return call;
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "changed_input:q");
+  EXPECT_EQ(result.message.rfind("changed its input 'q', which it receives by const reference: entry (2, 1) was 1, is "
+                                 "now -1;",
+                                 0),
+            0u)
+      << result.message;
+
+  FakeRunner resized([](const std::string&, const json&) {
+    CallResult call = thrown("invalid_argument", "std::invalid_argument", "bad");
+    call.changed_inputs =
+        json::array({{{"input", "xs"}, {"matrix", false}, {"shape_was", {1, 1}}, {"shape_now", {0, 1}}}});
+    return call;
+  });
+  result = f.run(resized);
+  EXPECT_EQ(result.message.rfind("changed its input 'xs', which it receives by const reference: its size was 1, is "
+                                 "now 0;",
+                                 0),
+            0u)
+      << result.message;
 }
 
 TEST(ValuesChecker, WithoutAStoredExpectationTheReferenceDecidesAndExpectOpPicksItsOp) {
@@ -192,6 +254,24 @@ TEST(ValuesChecker, AnExceptionOnAValidInputIsARuntimeError) {
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
   EXPECT_EQ(result.message, "threw std::invalid_argument on a valid input: no");
+}
+
+// A value the harness cannot have written for the op's declared output
+// was forged on the channel: a malformed reply, and the runner stopped
+// (what it writes next would be read as the next call's reply).
+TEST(ValuesChecker, AValueNotOfTheOpsTypeIsAMalformedReply) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  FakeRunner forger([](const std::string&, const json&) { return value("\xe2\x9c\x93 accepted"); });
+  TestResult result = f.run(forger);
+  EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
+  EXPECT_EQ(result.failure_kind, "malformed");
+  EXPECT_EQ(result.message, "malformed reply to 'f': its value is a string, where the op returns a list of numbers");
+  EXPECT_EQ(forger.stops, 1);
+  FakeRunner honest([](const std::string&, const json&) { return value({1.0}); });
+  EXPECT_EQ(f.run(honest).verdict, Verdict::kAccepted);
+  EXPECT_EQ(honest.stops, 0);
 }
 
 TEST(ValuesChecker, AFailureShowsExpectedAndGotSampleOrHidden) {
@@ -293,6 +373,20 @@ TEST(DistributionChecker, AWrongDistributionFailsTheChiSquareTest) {
   EXPECT_EQ(result.failure_kind, "distribution");
   EXPECT_NE(result.message.find("do not follow the expected distribution"), std::string::npos) << result.message;
   EXPECT_TRUE(result.returned.is_array());  // the histogram, for hints
+}
+
+// A token id wider than an int came from no sampler: taken as an int it
+// would wrap to a token of the vocabulary (2^32 to token 0).
+TEST(DistributionChecker, ATokenBeyondAnIntIsNoTokenId) {
+  Fixture f = sampler_fixture("distribution");
+  FakeRunner learner([](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) tokens.push_back((std::int64_t{1} << 32) + draw({0.5, 0.3, 0.2}, seed));
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.message, "a sampler returned something other than a token id");
 }
 
 TEST(DistributionChecker, ACrashNamesASeedThatCrashesAlone) {
@@ -686,6 +780,18 @@ TEST(SpeculativeChecker, ARoundOfTheWrongShapeIsAStructureError) {
   EXPECT_NE(result.message.find("token 0 is 1 but draft 0 was 0"), std::string::npos) << result.message;
 }
 
+TEST(SpeculativeChecker, ATokenBeyondAnIntIsAMalformedRound) {
+  // 2^32 + 1 taken as an int would be token 1, a token of the vocabulary.
+  Fixture f("speculative", "speculate_many");
+  f.test.input = {{"model", kModel}};
+  FakeRunner wrapping = speculator([](std::uint64_t) {
+    return json{json{json{0, 0}, json{0, (std::int64_t{1} << 32) + 1}}, json{json{1, 1}, json{1}}};
+  });
+  TestResult result = f.run(wrapping);
+  EXPECT_EQ(result.failure_kind, "structure");
+  EXPECT_NE(result.message.find("the harness returned a malformed round"), std::string::npos) << result.message;
+}
+
 TEST(SpeculativeChecker, FixedAnswersMustHoldForEverySeed) {
   Fixture f("speculative", "accept");
   f.test.input = {{"model", json::object()}};
@@ -816,9 +922,16 @@ TEST(GrowthChecker, CasesMustGiveGrowingLengthsAndRoundsThatSuffice) {
 
 // ---- performance ----
 
+// `n` numbers drawn uniformly from [0, 1) with `seed`, as a case file
+// describes them.
+json generated_numbers(std::uint64_t seed, int n = 2) {
+  return read_typed_value(YAML::Load(fmt::format("{{generate: uniform, n: {}, seed: {}, low: 0, high: 1}}", n, seed)),
+                          ValueType::kDoubles, "case.yaml", "xs");
+}
+
 Fixture performance_fixture() {
   Fixture f("performance", "f");
-  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.input = {{"xs", generated_numbers(7)}};
   f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"slack_ms", 2}};
   f.reference["f"] = [](const json& args) { return args["xs"]; };
   return f;
@@ -937,8 +1050,116 @@ TEST(PerformanceChecker, EveryTimedCallIsCheckedNotOnlyTheFirst) {
   TestResult result = f.run(cheat);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "value");
-  EXPECT_EQ(result.message.rfind("timed call 2 of 3 (the same input again): ", 0), 0u)
+  EXPECT_EQ(result.message.rfind("timed call 2 of 3, on an input of its own (the case's input drawn from other "
+                                 "seeds, shown): ",
+                                 0),
+            0u)
       << result.message;
+  // The input shown is that call's: the case's generator with another seed.
+  ASSERT_TRUE(result.input.contains("xs")) << result.input.dump();
+  EXPECT_EQ(result.input["xs"]["generate"], "uniform");
+  EXPECT_NE(result.input["xs"]["seed"], 7);
+}
+
+TEST(PerformanceChecker, EachTimedCallGetsAnInputOfItsOwnAndTheReferenceTheSame) {
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  std::vector<json> learner_inputs, reference_inputs;
+  f.reference_call = [&](const std::string&, const json& args) {
+    reference_inputs.push_back(args["xs"]);
+    return value(args["xs"], 5.0);
+  };
+  FakeRunner learner([&](const std::string&, const json& args) {
+    learner_inputs.push_back(args["xs"]);
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  ASSERT_EQ(learner_inputs.size(), 5u);
+  const json own = materialize_input(f.test.input)["xs"];
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) {
+    EXPECT_NE(learner_inputs[i], own) << "timed call " << i << " got the case's own input";
+    EXPECT_EQ(learner_inputs[i].size(), own.size());
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(learner_inputs[i], learner_inputs[j]) << i << " and " << j;
+  }
+  // The warm-up on the case's own input, then each learner call's input.
+  ASSERT_EQ(reference_inputs.size(), 6u);
+  EXPECT_EQ(reference_inputs[0], own);
+  for (std::size_t i = 0; i < learner_inputs.size(); ++i) EXPECT_EQ(reference_inputs[i + 1], learner_inputs[i]);
+}
+
+// A solution of the wrong complexity (60 ms a call where the limit is 52)
+// that remembers its answers: fast on an input it has seen.
+TEST(PerformanceChecker, AMemoOfEarlierInputsSavesNothing) {
+  for (std::size_t remembered : {1, 8}) {
+    Fixture f = performance_fixture();
+    f.test.check_args["repetitions"] = 5;
+    std::vector<json> memo;
+    FakeRunner memoized([&](const std::string&, const json& args) {
+      bool seen = std::find(memo.begin(), memo.end(), args["xs"]) != memo.end();
+      if (!seen) memo.push_back(args["xs"]);
+      if (memo.size() > remembered) memo.erase(memo.begin());
+      return value(args["xs"], seen ? 1.0 : 60.0);
+    });
+    TestResult result = f.run(memoized);
+    EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded) << remembered << " remembered: " << result.message;
+  }
+}
+
+TEST(PerformanceChecker, ReseedGivesEachTimedCallAModelOfItsOwn) {
+  Fixture f("performance", "timing");
+  f.test.input = {{"n", 3}, {"model", {{"kind", "hashed"}, {"seed", 91}, {"scale", 4.0}}}};
+  f.test.check_args = {{"factor", 10}, {"repetitions", 3}, {"reseed", {"model.seed"}}};
+  f.reference["timing"] = [](const json& args) { return args["model"]; };
+  std::set<std::uint64_t> seeds;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    seeds.insert(args["model"]["seed"].get<std::uint64_t>());
+    EXPECT_EQ(args["model"]["kind"], "hashed");
+    EXPECT_EQ(args["n"], 3);
+    return value(args["model"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(seeds.size(), 3u);
+  EXPECT_EQ(seeds.count(91), 0u);
+}
+
+TEST(PerformanceChecker, AVariantWithinTheMarginIsPassedOver) {
+  // The margin op's distance is the first number's: variants whose first
+  // number is below 0.5 fall within the margin and are not used.
+  Fixture f = performance_fixture();
+  f.test.check_args["repetitions"] = 5;
+  f.problem.ops.push_back({"gap", {{"xs", ValueType::kDoubles}}, ValueType::kNumber, {}});
+  f.problem.margin = MarginRule{"gap", 0.5, {"f"}};
+  f.reference["gap"] = [](const json& args) { return args["xs"][0]; };
+  int below = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    below += args["xs"][0].get<double>() < 0.5;
+    return value(args["xs"], 40.0);
+  });
+  EXPECT_EQ(f.run(learner).verdict, Verdict::kAccepted);
+  EXPECT_EQ(learner.calls, 5);
+  EXPECT_EQ(below, 0) << "a timed call got an input within the margin";
+  EXPECT_GT(f.reference_calls, 5 + 1 + 5) << "no variant was passed over: the test proves nothing";
+}
+
+TEST(PerformanceChecker, ACaseWhoseInputCannotVaryIsRefused) {
+  const Checker* checker = find_checker("performance");
+  Fixture f = performance_fixture();
+  const Operation& op = *f.problem.find_op("f");
+  TestCase literal = f.test;
+  literal.input = {{"xs", {1.0, 2.0}}};
+  EXPECT_EQ(checker->problem_with(literal, op).value_or(""),
+            "each timed call gets an input of its own, made by drawing the case's input again from other seeds: the "
+            "input needs a generator with a seed (uniform or normal), or check_args.reseed naming a seed in it (e.g. "
+            "[model.seed] for a model described by its seed)");
+  TestCase misnamed = f.test;
+  misnamed.check_args["reseed"] = {"model.seed"};
+  EXPECT_EQ(checker->problem_with(misnamed, op).value_or(""),
+            "check_args.reseed: 'model.seed' names no unsigned integer of the case's input");
+  TestCase not_a_list = f.test;
+  not_a_list.check_args["reseed"] = "model.seed";
+  EXPECT_EQ(checker->problem_with(not_a_list, op).value_or(""),
+            "check_args.reseed must be a list of paths of seeds in the input (e.g. [model.seed])");
+  EXPECT_FALSE(checker->problem_with(f.test, op));
 }
 
 TEST(PerformanceChecker, WithTimingOffSpeedIsNotJudged) {
@@ -1015,6 +1236,107 @@ TEST(OversizedReplies, AreTheLearnersRuntimeError) {
   EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
   EXPECT_EQ(result.failure_kind, "reply_too_large");
   EXPECT_NE(result.message.find("16777216 bytes"), std::string::npos) << result.message;
+}
+
+// ---- sequence ----
+
+json doubled(const json& xs) {
+  json out = json::array();
+  for (const json& x : xs) out.push_back(x.get<double>() * 2);
+  return out;
+}
+
+// A case of `sequence` on op f (which doubles xs): `input`, then each of `then`.
+Fixture sequence_fixture(json input, std::vector<json> then) {
+  Fixture f("sequence", "f");
+  f.test.input = std::move(input);
+  f.test.then = std::move(then);
+  f.reference["f"] = [](const json& args) { return doubled(args["xs"]); };
+  return f;
+}
+
+TEST(SequenceChecker, IndependentCallsPassInBothOrdersAndAFreshRunner) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}, {{"xs", {1.0, 2.0}}}});
+  FakeRunner learner([](const std::string&, const json& args) { return value(doubled(args["xs"])); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+  EXPECT_EQ(learner.stops, 1);
+  EXPECT_EQ(learner.calls, 3 + 2 * 3);  // in order, then reversed and each twice
+}
+
+TEST(SequenceChecker, AMemoKeyedOnACollidingFingerprintIsAWrongAnswer) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}});
+  std::map<std::pair<std::size_t, double>, json> memo;  // keyed on size and first entry
+  FakeRunner learner([&](const std::string&, const json& args) {
+    auto key = std::make_pair(args["xs"].size(), args["xs"][0].get<double>());
+    if (!memo.count(key)) memo[key] = doubled(args["xs"]);
+    return value(memo[key]);
+  });
+  learner.on_stop = [&] { memo.clear(); };
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "value");
+  EXPECT_EQ(
+      result.message,
+      "input 2 of 2, in the case's order on the runner as earlier cases left it: index 1: expected 6, got 4 (error 2); "
+      "1 of 2 entries wrong; "
+      "the answer depended on an earlier call, where it must depend on the call's own arguments alone (no "
+      "memo, cache or static state kept between calls)");
+}
+
+TEST(SequenceChecker, ASamplerMemoKeyedBySeedDrawsATokenOfProbabilityZero) {
+  Fixture f("sequence", "sample");
+  f.test.input = {{"logits", {1.0, 0.0}}, {"seeds", {1, 2}}};
+  f.test.then = {{{"logits", {0.0, 1.0}}, {"seeds", {1, 2}}}};
+  f.test.check_args = {{"probs_op", "probs"}};
+  f.problem.ops.push_back({"probs", {{"logits", ValueType::kDoubles}}, ValueType::kDoubles});
+  // Only the largest logit's token is possible.
+  f.reference["probs"] = [](const json& args) {
+    return args["logits"][0].get<double>() > 0 ? json{1.0, 0.0} : json{0.0, 1.0};
+  };
+  std::map<std::uint64_t, int> memo;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) {
+      int best = args["logits"][0].get<double>() > 0 ? 0 : 1;
+      tokens.push_back(memo.emplace(seed.get<std::uint64_t>(), best).first->second);
+    }
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "zero_probability");
+  EXPECT_EQ(result.message,
+            "input 2 of 2, in the case's order on the runner as earlier cases left it: seed 1 drew token 0, which has "
+            "probability 0 for this input; a draw that depends on an earlier call (a token remembered from another "
+            "input) does that");
+}
+
+TEST(SequenceChecker, AGeneratorReseededOnlyOnANewSeedGivesAnotherAnswerTheSecondTime) {
+  Fixture f("sequence", "accept");
+  f.test.input = {{"model", {{"v", 1}}}, {"seed", 5}};
+  f.test.then = {{{"model", {{"v", 2}}}, {"seed", 6}}};
+  f.test.check_args = {{"repeatable", true}};
+  std::uint64_t last_seed = 0, state = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    std::uint64_t seed = args["seed"].get<std::uint64_t>();
+    if (seed != last_seed) last_seed = seed, state = seed;
+    return value(json{static_cast<int>(state++ % 1000)});
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "nondeterministic");
+  EXPECT_EQ(result.message.rfind("input 2 of 2 gave [6] and then [7]: the answer depended on an earlier call", 0), 0u)
+      << result.message;
+}
+
+TEST(SequenceChecker, ARejectedCaseShape) {
+  const Checker* checker = find_checker("sequence");
+  Fixture f = sequence_fixture({{"xs", {1.0}}}, {});
+  EXPECT_EQ(checker->problem_with(f.test, *f.problem.find_op("f")),
+            "check 'sequence' needs `then`: the inputs of the calls after `input`");
+  f.test.then = {{{"xs", {2.0}}}};
+  f.test.check_args = {{"probs_op", "probs"}, {"repeatable", true}};
+  EXPECT_EQ(checker->problem_with(f.test, *f.problem.find_op("f")),
+            "check_args.probs_op and check_args.repeatable exclude each other");
 }
 
 }  // namespace

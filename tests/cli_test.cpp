@@ -120,16 +120,38 @@ TEST(Cli, CacheShowsWhatItHoldsAndClearEmptiesIt) {
   JudgeRun shown = run_judge({"cache"}, env);
   EXPECT_EQ(shown.status, 0) << shown.err;
   EXPECT_NE(shown.out.find("  runners       1"), std::string::npos) << shown.out;
-  EXPECT_NE(shown.out.find("(least recently used removed past 2048.0 MiB; JUDGE_CACHE_MAX_MB sets it)"),
+  // The default bound, 2048 MiB, shared: seven eighths for runners, one for results.
+  EXPECT_NE(shown.out.find("(least recently used removed past 1792.0 MiB; JUDGE_CACHE_MAX_MB sets it)"),
             std::string::npos)
       << shown.out;
   EXPECT_NE(shown.out.find("  results       1"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("(least recently used removed past 256.0 MiB, an eighth of the bound)"), std::string::npos)
+      << shown.out;
   JudgeRun cleared = run_judge({"cache", "clear"}, env);
   EXPECT_EQ(cleared.status, 0) << cleared.err;
   EXPECT_EQ(cleared.out.rfind("cleared ", 0), 0u) << cleared.out;
   EXPECT_TRUE(fs::is_empty(cache));
   JudgeRun bad = run_judge({"cache", "empty"}, env);
   EXPECT_EQ(bad.status, 2);
+}
+
+TEST(Cli, ARunnerCutShortInTheCacheIsBuiltAgain) {
+  fs::path cache = fs::path(JUDGE_TEST_BINARY_DIR) / "cli_test.files" / "cut_cache";
+  fs::remove_all(cache);
+  std::vector<std::string> env = {"JUDGE_CACHE_DIR=" + cache.string()};
+  JudgeRun first = run_judge({"run", "temperature", "--reference", "--format", "json"}, env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  std::vector<fs::path> runners;
+  for (const fs::directory_entry& entry : fs::directory_iterator(cache))
+    if (entry.is_regular_file() && entry.path().filename().string().rfind("temperature-", 0) == 0)
+      runners.push_back(entry.path());
+  ASSERT_EQ(runners.size(), 1u) << "the reference's runner";
+  const std::uintmax_t whole = fs::file_size(runners[0]);
+  fs::resize_file(runners[0], whole / 2);  // what a full disk or a killed copy leaves
+  JudgeRun again = run_judge({"run", "temperature", "--reference", "--no-cache", "--format", "json"}, env);
+  EXPECT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out, nullptr, false).value("verdict", ""), "accepted") << again.out;
+  EXPECT_EQ(fs::file_size(runners[0]), whole) << "built again whole";
 }
 
 // The fixture package `draws` (tests/fixtures/draws) in a scratch root

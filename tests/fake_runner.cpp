@@ -130,8 +130,7 @@ int main(int, char** argv) {
     reply_with_value(std::string(1000000, '\x81') + '\x00');
   } else if (name == "spins") {
     say_ready();
-    for (volatile unsigned long i = 0;; ++i) {
-    }
+    for (unsigned long i = 0;; ++i) asm volatile("" : : "r"(i));  // a loop the compiler keeps
   } else if (name == "starves") {
     // Computes as a task the kernel runs only when nothing else wants its
     // CPU: beside a busy thread on that CPU, it waits, runnable, for ever.
@@ -142,8 +141,31 @@ int main(int, char** argv) {
     sched_param idle{};
     sched_setscheduler(0, SCHED_IDLE, &idle);
     say_ready();
-    for (volatile unsigned long i = 0;; ++i) {
-    }
+    for (unsigned long i = 0;; ++i) asm volatile("" : : "r"(i));  // a loop the compiler keeps
+  } else if (name == "invalid_utf8_reply") {
+    reply_with_value("\x62\xc3\x28");  // a text string whose second byte ends a sequence that never started
+  } else if (name == "reply_not_a_map") {
+    std::string nonce = read_frame(3);
+    read_frame(3);
+    write_frame(3, nonce + "\x81\x01");  // [1]
+    sleep(100);
+  } else if (name == "exception_what_not_text") {
+    std::string nonce = read_frame(3);
+    read_frame(3);
+    // {"exception": "other", "type": "std::exception", "what": 7}
+    write_frame(3, nonce +
+                       "\xa3\x69"
+                       "exception"
+                       "\x65"
+                       "other"
+                       "\x64"
+                       "type"
+                       "\x6e"
+                       "std::exception"
+                       "\x64"
+                       "what"
+                       "\x07");
+    sleep(100);
   } else if (name == "spins_on_a_thread") {
     reply_with_value("\x01", spin_on_a_thread);
   } else if (name == "prints") {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/grade.hpp"
+#include "fixture_files.hpp"
 #include "run_judge.hpp"
 
 namespace judge {
@@ -109,6 +110,37 @@ TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
   JudgeRun again = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
   EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos)
       << "the error row is tried again: " << again.out;
+}
+
+// What a runner forges on the judge's channel is its submission's verdict:
+// a reply holding text that is not UTF-8, as a value or as an exception's
+// message, is a runtime_error row (not an error row, which every rerun
+// would judge again), and every report prints it.
+TEST_F(GradeTest, AForgedReplyOfInvalidUtf8IsARuntimeErrorRowAndEveryReportPrintsIt) {
+  const std::string fixtures[] = {"hostile/forges_invalid_utf8_in_a_value.hpp",
+                                  "hostile/forges_invalid_utf8_in_an_exception.hpp"};
+  for (const std::string& fixture : fixtures)
+    fs::copy_file(testing::fixture_file(fixture), dir_ / fs::path(fixture).filename());
+  JudgeRun run = run_judge({"grade", "temperature", dir_.string(), "--jobs", "2"});
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  nlohmann::json summary = nlohmann::json::parse(read_file(dir_ / ".judge-grade" / "summary.json"));
+  ASSERT_EQ(summary["submissions"].size(), 2u);
+  for (const nlohmann::json& row : summary["submissions"]) {
+    EXPECT_EQ(row["verdict"], "runtime_error") << row;
+    EXPECT_NE(row["message"].get<std::string>().find("malformed reply"), std::string::npos) << row;
+  }
+  for (const std::string& fixture : fixtures)
+    for (const char* format : {"text", "json", "junit", "gradescope"}) {
+      const std::string file = (dir_ / fs::path(fixture).filename()).string();
+      JudgeRun report = run_judge({"run", "temperature", "--solution", file, "--format", format});
+      EXPECT_EQ(report.status, 1) << fixture << " as " << format << ":\n" << report.out << report.err;
+      EXPECT_NE(report.out.find("malformed reply"), std::string::npos) << fixture << " as " << format << ":\n"
+                                                                       << report.out;
+      if (std::string(format) == "json" || std::string(format) == "gradescope") {
+        nlohmann::json parsed;
+        EXPECT_NO_THROW(parsed = nlohmann::json::parse(report.out)) << fixture << " as " << format;
+      }
+    }
 }
 
 TEST_F(GradeTest, ALinkOutOfTheFolderIsRefusedAndEveryFileIsJudgedOnItsOwn) {

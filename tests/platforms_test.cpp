@@ -321,10 +321,11 @@ TEST(Shards, SplitByNameIsStableAndWithinRange) {
     EXPECT_THROW(parse_shard(bad, &options), JudgeFault) << bad;
 }
 
-// The summary with wall times left out: the one thing two runs of the same
-// class do not share.
+// The summary with wall times left out, and the seal made over them: the
+// one thing two runs of the same class do not share.
 json without_seconds(json summary) {
   for (json& row : summary["submissions"]) row.erase("seconds");
+  summary.erase("hmac");
   return summary;
 }
 std::string csv_without_seconds(const std::string& csv) {
@@ -402,6 +403,55 @@ TEST_F(PlatformsTest, MergingShardRunsEqualsOneRun) {
   JudgeRun doubled = judge(twice);
   EXPECT_EQ(doubled.status, 2);
   EXPECT_NE(doubled.err.find("given twice"), std::string::npos) << doubled.err;
+}
+
+TEST_F(PlatformsTest, AMergeRefusesWhatThisJudgesKeyDidNotSeal) {
+  fs::path submissions = work_ / "class";
+  fs::copy(fixture("class"), submissions);
+  fs::copy_file(draws_reference(), submissions / "ada.hpp");
+  std::vector<std::string> merge = {"grade", "--merge"};
+  for (unsigned k = 1; k <= 2; ++k) {
+    fs::path out = work_ / ("shard" + std::to_string(k));
+    JudgeRun shard = judge({"grade", "draws", submissions.string(), "--trust-submissions", "--shard",
+                            std::to_string(k) + "/2", "--out", out.string()});
+    ASSERT_EQ(shard.status, 0) << shard.out << shard.err;
+    merge.push_back(out.string());
+  }
+  merge.insert(merge.end(), {"--out", (work_ / "merged").string()});
+  const fs::path summary = work_ / "shard1" / "summary.json";
+  const std::string sealed = read_text(summary);
+  json forged = json::parse(sealed);
+  bool changed = false;
+  for (json& row : forged["submissions"])
+    if (!changed && row["verdict"] != "accepted") {
+      row["verdict"] = "accepted";  // its seal kept
+      changed = true;
+    }
+  ASSERT_TRUE(changed) << "the fixture class has a failing submission in each share: " << sealed;
+  std::ofstream(summary, std::ios::trunc) << forged.dump(2);
+  const std::string rest =
+      ": its seal does not verify: edited, planted, or sealed with another key (a merge takes only what this "
+      "judge's key, " +
+      fs::proximate(build_dir() / "runners" / "grade-key", JUDGE_SOURCE_DIR).string() +
+      ", sealed; shards judged where the cache is not shared need one key file: JUDGE_GRADE_KEY_FILE)\n";
+  auto shown = [](const fs::path& path) { return fs::proximate(path, JUDGE_SOURCE_DIR).string(); };
+  JudgeRun edited = judge(merge);
+  EXPECT_EQ(edited.status, 2);
+  EXPECT_EQ(edited.err, "judge: grade --merge: refusing " + shown(summary) + rest);
+  EXPECT_FALSE(fs::exists(work_ / "merged")) << "nothing is written from a refused merge";
+  std::ofstream(summary, std::ios::trunc) << sealed;
+
+  // A result file edited in the other shard: refused, naming it.
+  fs::path result;
+  for (const auto& entry : fs::directory_iterator(work_ / "shard2" / "results")) result = entry.path();
+  ASSERT_FALSE(result.empty());
+  json row = json::parse(read_text(result));
+  row["message"] = "forged";
+  std::ofstream(result, std::ios::trunc) << row.dump(2);
+  JudgeRun planted = judge(merge);
+  EXPECT_EQ(planted.status, 2);
+  EXPECT_EQ(planted.err, "judge: grade --merge: refusing " + shown(result) + rest);
+  EXPECT_FALSE(fs::exists(work_ / "merged"));
 }
 
 }  // namespace

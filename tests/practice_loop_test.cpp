@@ -208,6 +208,56 @@ TEST(PracticeLoop, AttemptsAreRecordedAndTheStatusFollowsThem) {
   EXPECT_NE(table.out.find("2/5"), std::string::npos) << "the wrong attempt passed its samplers: " << table.out;
 }
 
+// A run whose attempt cannot be written to workspace/.progress.json: the
+// verdict is printed and is the exit status; one line on stderr says what
+// was not recorded and why. `prepare` runs in a shell before the judge.
+struct Unrecordable {
+  const char* what;
+  std::string prepare;
+  const char* why;
+};
+
+void expect_verdict_and_one_line(const Scratch& scratch, const Unrecordable& workspace, bool own_mounts) {
+  std::string script = workspace.prepare + " && exec " + JUDGE_BINARY + " run draws --no-shrink";
+  std::vector<std::string> argv = {"sh", "-c", script};
+  if (own_mounts) argv.insert(argv.begin(), {"unshare", "--mount"});
+  JudgeRun run = testing::run_program(argv, scratch.env);
+  EXPECT_EQ(run.status, 1) << workspace.what << ": the verdict's status\n" << run.out << run.err;
+  EXPECT_NE(run.out.find("draws: runtime_error (0 of 5 cases passed)"), std::string::npos) << workspace.what << run.out;
+  const std::string record = fs::proximate(scratch.root / "workspace" / ".progress.json", JUDGE_SOURCE_DIR).string();
+  EXPECT_EQ(run.err, "judge: this attempt was not recorded in your history: cannot write " + record + ": " +
+                         workspace.why + "\n")
+      << workspace.what;
+}
+
+TEST(PracticeLoop, AnAttemptThatCannotBeRecordedKeepsItsVerdictAndSaysWhy) {
+  Scratch scratch("unrecorded");
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  const std::string record = (scratch.root / "workspace" / ".progress.json").string();
+  expect_verdict_and_one_line(
+      scratch, {"a directory in the record's place", "mkdir -p '" + record + "/x'", "Is a directory"}, false);
+}
+
+TEST(PracticeLoop, AReadOnlyOrFullWorkspaceKeepsTheVerdictAndSaysWhy) {
+  if (testing::run_program({"unshare", "--mount", "true"}).status != 0)
+    GTEST_SKIP() << "needs a mount namespace of its own (root) to make a read-only and a full workspace";
+  Scratch scratch("unwritable");
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  const std::string workspace = (scratch.root / "workspace").string();
+  const std::string kept = (scratch.root / "draws.hpp").string();
+  const std::vector<Unrecordable> cases = {
+      {"a read-only workspace",
+       "mount --bind '" + workspace + "' '" + workspace + "' && mount -o remount,bind,ro '" + workspace + "'",
+       "Read-only file system"},
+      {"a workspace on a full disk",
+       "cp '" + workspace + "/draws.hpp' '" + kept + "' && mount -t tmpfs -o size=64k tmpfs '" + workspace +
+           "' && cp '" + kept + "' '" + workspace + "/draws.hpp' && { dd if=/dev/zero of='" + workspace +
+           "/filler' bs=4k 2>/dev/null; true; }",
+       "No space left on device"},
+  };
+  for (const Unrecordable& unwritable : cases) expect_verdict_and_one_line(scratch, unwritable, true);
+}
+
 TEST(PracticeLoop, RunAllJudgesWhatIsStartedAndListsTheRest) {
   Scratch scratch("run_all");
   JudgeRun none = scratch.judge({"run", "--all"});

@@ -498,7 +498,7 @@ TEST_F(FakeRunnerTest, ASignalBeforeReplyingIsNamed) {
 TEST_F(FakeRunnerTest, AFrameWithoutTheNonceIsMalformed) {
   CallResult call = call_fake("no_nonce");
   EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed);
-  EXPECT_EQ(call.detail, "something other than the harness wrote to the judge's channel");
+  EXPECT_EQ(call.detail, "malformed reply: something other than the harness wrote to the judge's channel");
 }
 
 TEST_F(FakeRunnerTest, AFrameLargerThanTheRequestAllowsIsRefusedByItsAnnouncedSize) {
@@ -529,14 +529,31 @@ TEST_F(FakeRunnerTest, ATaggedValueOtherThanTheProtocolsTypedArraysIsMalformed) 
   for (const auto& [behaviour, why] : cases) {
     CallResult call = call_fake(behaviour);
     EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed) << behaviour;
-    EXPECT_EQ(call.detail, std::string("the runner's reply could not be decoded: ") + why) << behaviour;
+    EXPECT_EQ(call.detail, std::string("malformed reply: the runner's reply could not be decoded: ") + why)
+        << behaviour;
   }
 }
 
 TEST_F(FakeRunnerTest, AReplyNestedAMillionDeepIsMalformedNotTheJudgesCrash) {
   CallResult call = call_fake("deeply_nested_reply");
   EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed);
-  EXPECT_EQ(call.detail, "the runner's reply could not be decoded: nested too deeply");
+  EXPECT_EQ(call.detail, "malformed reply: the runner's reply could not be decoded: nested too deeply");
+}
+
+// Replies the harness never writes, whatever their bytes: each is a
+// malformed call (the learner's runtime_error), never the judge's fault.
+TEST_F(FakeRunnerTest, AReplyTheHarnessNeverWritesIsMalformed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"invalid_utf8_reply",
+       "malformed reply: the runner's reply could not be decoded: a text string that is not "
+       "valid UTF-8"},
+      {"reply_not_a_map", "malformed reply: a list of 1, not a map"},
+      {"exception_what_not_text", "malformed reply: an exception whose type or what() is not a string"}};
+  for (const auto& [behaviour, detail] : cases) {
+    CallResult call = call_fake(behaviour);
+    EXPECT_EQ(call.outcome, CallResult::Outcome::kMalformed) << behaviour;
+    EXPECT_EQ(call.detail, detail) << behaviour;
+  }
 }
 
 TEST_F(FakeRunnerTest, ClosingTheChannelIsDeath) {

@@ -113,6 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "the runner was killed by SIGSEGV (Segmentation fault) before replying"},
         HostileCase{"aborts.hpp", Verdict::kRuntimeError, "the runner was killed by SIGABRT (Aborted) before replying"},
         HostileCase{"throws_int.hpp", Verdict::kRuntimeError, "uncaught exception int"},
+        HostileCase{"throws_invalid_utf8.hpp", Verdict::kRuntimeError,
+                    "uncaught exception std::runtime_error: caf\xc3\xa9 \\xff\\xfe"},
         HostileCase{"exits_in_call.hpp", Verdict::kRuntimeError, "the runner exited with status 0 before replying"},
         HostileCase{"quick_exits_in_call.hpp", Verdict::kRuntimeError,
                     "the runner exited with status 0 before replying"},
@@ -123,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
         HostileCase{"prints_fake_verdicts_wrong.hpp", Verdict::kWrongAnswer,
                     "index 0: expected 0.6590011389, got 0.3333333333"},
         HostileCase{"writes_fake_frames.hpp", Verdict::kRuntimeError,
-                    "something other than the harness wrote to the judge's channel"},
+                    "malformed reply: something other than the harness wrote to the judge's channel"},
         HostileCase{"closes_descriptors.hpp", Verdict::kRuntimeError, "before replying"}),
     [](const ::testing::TestParamInfo<HostileCase>& info) {
       std::string name = fs::path(info.param.fixture).stem().string();

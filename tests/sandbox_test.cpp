@@ -379,6 +379,30 @@ const std::vector<Hostile> kHostiles = {
             160},
     Hostile{"hostile/forges_a_harness_error.hpp", {"runtime_error"}, {}, {}, "the claim came from your code"},
     Hostile{"hostile/forges_a_deeply_nested_reply.hpp", {"runtime_error"}, {}, {}, "nested too deeply"},
+    Hostile{"hostile/forges_invalid_utf8_in_a_value.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    Hostile{"hostile/forges_invalid_utf8_in_an_exception.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "malformed reply: the runner's reply could not be decoded: a text string that is not valid UTF-8"},
+    // A learner's own bytes in what() are not a forgery.
+    Hostile{"hostile/throws_invalid_argument_in_invalid_utf8.hpp", {"accepted"}, {}},
+    // Each timed call gets an input of its own: a memo of earlier answers
+    // leaves a solution of the wrong complexity as slow as it is.
+    Hostile{"hostile/memoizes_the_last_input.hpp", {"time_limit_exceeded"}, {}, {}, "too slow"},
+    Hostile{"hostile/memoizes_by_a_hash_of_the_input.hpp", {"time_limit_exceeded"}, {}, {}, "too slow"},
+    Hostile{
+        "hostile/beam_search/memoizes_the_last_search.hpp", {"time_limit_exceeded"}, {}, {}, "too slow", "beam_search"},
+    Hostile{"hostile/beam_search/memoizes_searches_by_a_hash.hpp",
+            {"time_limit_exceeded"},
+            {},
+            {},
+            "too slow",
+            "beam_search"},
     // Nothing of the host.
     Hostile{"hostile/lists_host_processes.hpp", {"accepted"}, {"fresh /proc"}},
     Hostile{"hostile/runs_as_a_user_of_its_own.hpp", {"accepted"}, {"runner user"}},
@@ -602,16 +626,23 @@ TEST(IpcNamespace, NoSubmissionReadsTheHostsObjectsOrLeavesAnyBehind) {
 
 // `judge grade` will not grade where a runner could act as the judge's
 // user: no user of its own (an ordinary user without subordinate ids) and
-// no system-call filter. Seen only where the judge's runners share its
-// user; tests/unprivileged_sandbox_test.sh runs this binary so.
-TEST(GradeRefusal, RefusesRunnersThatCouldActAsTheJudgeUnlessTrusted) {
-  if (judge::sandbox_support().runner_has_own_user())
-    GTEST_SKIP() << "runners have a user of their own here (root, or subordinate ids)";
+// no system-call filter. Where runners have a user of their own (root, or
+// subordinate ids) the filter is not needed for that; where they share the
+// judge's user (tests/unprivileged_sandbox_test.sh runs this binary so),
+// grading without the filter is refused unless trusted.
+TEST(GradeRefusal, RunnersSharingTheJudgesUserNeedTheFilterOrTrust) {
   fs::path dir = fs::temp_directory_path() / ("judge-refusal-" + std::to_string(getpid()));
   fs::create_directories(dir);
   fs::copy_file(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp", dir / "alice.hpp");
   const std::vector<std::string> unfiltered = {"JUDGE_NO_SYSCALL_FILTER=1"};
   JudgeRun refused = run_judge({"grade", "temperature", dir.string()}, unfiltered);
+  if (judge::sandbox_support().runner_has_own_user()) {
+    EXPECT_EQ(refused.err.find("no runner user"), std::string::npos)
+        << "runners have a user of their own here, so the filter is not needed for that: " << refused.err;
+    EXPECT_EQ(refused.status, 0) << refused.out << refused.err;
+    fs::remove_all(dir);
+    return;
+  }
   EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
   EXPECT_NE(refused.err.find("grade: refusing to judge other people's code here: no runner user"), std::string::npos)
       << refused.err;

@@ -431,6 +431,12 @@ std::vector<ErrorCase> error_cases() {
        with(kMinimal, "inputs: {m: matrix}\n    output: any", "inputs: {y: number}\n    output: number") +
            "margin: {op: g, min: 1.0e-9, applies_to: [f]}\n",
        "demo/problem.yaml:18:43: key 'applies_to': op 'f' has no input 'y', which margin op 'g' takes"},
+      {"a key given twice is an error, not silently its first", kMinimal + "tolerance: {atol: 1.0}\n",
+       "demo/problem.yaml:18:1: duplicate key 'tolerance' (first at line 13); a key may appear once in a mapping"},
+      {"a key given twice in a flow mapping", with(kMinimal, "memory_mb: 256}", "memory_mb: 256, time_ms: 9}"),
+       "demo/problem.yaml:12:40: duplicate key 'time_ms' (first at line 12); a key may appear once in a mapping"},
+      {"an argument given twice in a case input", with(kMinimal, input_line, "input: {x: 1.0, xs: [1, 2], x: 2.0}"),
+       "demo/problem.yaml:16:33: duplicate key 'x' (first at line 16); a key may appear once in a mapping"},
       {"a listed hidden file that does not exist", kMinimal + "hidden: [nope.yaml]\n",
        "demo/problem.yaml:18:10: key 'hidden': no such file 'nope.yaml'"},
   };
@@ -453,6 +459,9 @@ TEST_F(SpecTest, CaseFileErrorsNameTheCaseFile) {
   write("demo/hidden/a.yaml", "cases:\n  - name: other\n    input: {x: 2.0, xs: [3]}\n    tolerance: {atol: x}\n");
   EXPECT_EQ(load_error(kMinimal),
             "demo/hidden/a.yaml:4:23: key 'atol': expected a number (.inf, -.inf and .nan allowed), got 'x'");
+  write("demo/hidden/a.yaml", "cases:\n  - name: other\n    input: {x: 2.0, xs: [3]}\n    input: {x: 1.0, xs: [3]}\n");
+  EXPECT_EQ(load_error(kMinimal),
+            "demo/hidden/a.yaml:4:5: duplicate key 'input' (first at line 3); a key may appear once in a mapping");
   write("demo/hidden/a.yaml", "cases: {name: other}\n");
   EXPECT_EQ(load_error(kMinimal), "demo/hidden/a.yaml:1:8: expected a list of cases");
 }

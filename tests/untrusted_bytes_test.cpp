@@ -22,6 +22,11 @@ TEST(TerminalSafe, ShowsControlCharactersAsText) {
   EXPECT_EQ(terminal_safe("\x7f"), "\\x7f");
 }
 
+TEST(TerminalSafe, ALineKeepsNeitherNewlineNorTabButEscapesTheRestAlike) {
+  EXPECT_EQ(terminal_safe_line("a.hpp\n[2/2] b.hpp: accepted\tc"), "a.hpp\\x0a[2/2] b.hpp: accepted\\x09c");
+  EXPECT_EQ(terminal_safe_line("\r\x1b[2K \xff \xe2\x80\xae caf\xc3\xa9"), "\\x0d\\x1b[2K \\xff \\u202e caf\xc3\xa9");
+}
+
 TEST(TerminalSafe, ShowsC1ControlsInvalidUtf8AndBidiOverridesAsText) {
   EXPECT_EQ(terminal_safe("\xc2\x9b"
                           "31m"),

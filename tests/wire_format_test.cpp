@@ -10,9 +10,10 @@
 #include <functional>
 #include <judge_harness/channel_cbor.hpp>
 #include <judge_harness/protocol.hpp>
+#include <judge_harness/utf8.hpp>
+#include <limits>
 #include <random>
 #include <string>
-#include <limits>
 
 namespace judge {
 namespace {
@@ -164,6 +165,48 @@ TEST(ChannelCbor, RefusesWhatNeitherSideWrites) {
   EXPECT_EQ(refusal(std::string(limit, '\x81') + '\x00'), "");
   EXPECT_EQ(refusal(std::string(limit + 1, '\x81') + '\x00'), "nested too deeply");
   EXPECT_EQ(refusal(std::string(1000000, '\x81') + '\x00'), "nested too deeply");
+}
+
+// Text: both sides write only UTF-8 (the harness spells out a learner's
+// other bytes), so a reply holding any other text was forged.
+TEST(ChannelCbor, RefusesTextThatIsNotUtf8) {
+  const std::string kNotUtf8 = "a text string that is not valid UTF-8";
+  EXPECT_EQ(refusal("\x62\xff\xfe"), kNotUtf8);                      // bytes no sequence starts with
+  EXPECT_EQ(refusal("\x62\xc3\x28"), kNotUtf8);                      // a sequence cut short
+  EXPECT_EQ(refusal("\x62\xc0\xaf"), kNotUtf8);                      // an overlong '/'
+  EXPECT_EQ(refusal("\x63\xed\xa0\x80"), kNotUtf8);                  // a surrogate
+  EXPECT_EQ(refusal("\x64\xf4\x90\x80\x80"), kNotUtf8);              // past U+10FFFF
+  EXPECT_EQ(refusal("\xa1\x61\xff\x01"), kNotUtf8);                  // in a map key
+  EXPECT_EQ(refusal("\xa1\x61\x61\x82\x01\x81\x61\x80"), kNotUtf8);  // nested in a value
+  EXPECT_EQ(refusal("\x6e"
+                    "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"),
+            "")
+      << "valid text of 2, 3 and 4 bytes";
+  EXPECT_EQ(refusal("\x63\xef\xbf\xbd"), "") << "U+FFFD itself is text";
+}
+
+TEST(Utf8, ValidatesAsTheStandardSays) {
+  using judge_harness::is_valid_utf8;
+  EXPECT_TRUE(is_valid_utf8(""));
+  EXPECT_TRUE(is_valid_utf8("plain"));
+  EXPECT_TRUE(is_valid_utf8("\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xf0\x90\x80\x80\xf4\x8f\xbf\xbf"))
+      << "the first and last of each range";
+  for (const char* bad : {"\x80", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+                          "\xf5\x80\x80\x80", "\xe2\x82", "\xe2\x28\xa1", "\xff"})
+    EXPECT_FALSE(is_valid_utf8(bad)) << ::testing::PrintToString(std::string(bad));
+}
+
+TEST(Utf8, EscapingSpellsOutEveryInvalidByteAndKeepsText) {
+  using judge_harness::with_invalid_utf8_escaped;
+  EXPECT_EQ(with_invalid_utf8_escaped("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(with_invalid_utf8_escaped("a\xff\xfe"
+                                      "b"),
+            "a\\xff\\xfeb");
+  EXPECT_EQ(with_invalid_utf8_escaped("\xe2\x82"
+                                      "x"),
+            "\\xe2\\x82x")
+      << "a sequence cut short, byte by byte";
+  EXPECT_TRUE(judge_harness::is_valid_utf8(with_invalid_utf8_escaped("\xc0\xaf\xed\xa0\x80\x80")));
 }
 
 }  // namespace

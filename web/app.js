@@ -418,7 +418,8 @@ async function run() {
         showResult(data);
       } else if (event === 'done') {
         showMarkers(data.markers);
-        $('meta').textContent = `${state.slug} · ${data.status} · ${data.attempts} attempt${data.attempts === 1 ? '' : 's'}`;
+        $('meta').textContent = `${state.slug} · ${data.status} · ${data.attempts} attempt${data.attempts === 1 ? '' : 's'}` +
+                                (data.not_recorded ? ` · this attempt was not recorded: ${data.not_recorded}` : '');
         loadProblems();
       } else if (event === 'error') {
         showError(data.message);

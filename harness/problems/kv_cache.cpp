@@ -42,8 +42,7 @@ Eigen::VectorXd watched_step(KVCache& cache, const Eigen::VectorXd& q, const Eig
 std::vector<Eigen::VectorXd> run_steps(const support::Steps& s, KVCache& cache) {
   std::vector<Eigen::VectorXd> outputs;
   for (int t = 0; t < s.steps(); ++t)
-    outputs.push_back(
-        watched_step(cache, support::row(s.q, t), support::row(s.k, t), support::row(s.v, t), s.n_heads));
+    outputs.push_back(watched_step(cache, support::row(s.q, t), support::row(s.k, t), support::row(s.v, t), s.n_heads));
   return outputs;
 }
 

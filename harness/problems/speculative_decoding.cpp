@@ -32,7 +32,7 @@ Value speculative_accept_op(const Value& args) {
   // A case writes K = 0 draft rows as []; the contract's shape is 0 x V.
   if (draft.rows() == 0) draft.resize(0, target.cols());
   return Value::ints(judge_harness::speculative_support::watched_call(judge_learner::speculative_accept, drafts, draft,
-                                                                     target, judge_harness::arg_seed(args, "seed")));
+                                                                      target, judge_harness::arg_seed(args, "seed")));
 }
 
 // K = 0 with a draft_probs of 0 rows and draft_vocab columns: a case's
@@ -44,7 +44,7 @@ Value no_drafts_op(const Value& args) {
   if (draft_vocab < 0) throw judge_harness::BadRequest{"no_drafts: draft_vocab < 0"};
   Eigen::MatrixXd draft(0, draft_vocab);
   return Value::ints(judge_harness::speculative_support::watched_call(judge_learner::speculative_accept, {}, draft,
-                                                                     target, judge_harness::arg_seed(args, "seed")));
+                                                                      target, judge_harness::arg_seed(args, "seed")));
 }
 
 Value speculate_many_op(const Value& args) {

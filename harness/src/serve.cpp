@@ -4,6 +4,7 @@
 #include <judge_harness/input_watch.hpp>
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
+#include <judge_harness/utf8.hpp>
 
 #include <cxxabi.h>
 #include <bit>
@@ -162,6 +163,18 @@ json changed_inputs(const std::vector<InputChange>& changes) {
   return list;
 }
 
+// Every string of `reply` made valid UTF-8 (utf8.hpp): the learner's
+// what() and the text an op returns may hold any bytes, and the judge
+// takes a reply with invalid text for a forged one.
+void escape_invalid_text(json* reply) {
+  if (reply->is_string()) {
+    std::string& text = reply->get_ref<std::string&>();
+    if (!is_valid_utf8(text)) text = with_invalid_utf8_escaped(text);
+  } else if (reply->is_structured()) {
+    for (json& item : *reply) escape_invalid_text(&item);
+  }
+}
+
 json serve_one(const json& request) {
   const std::string& name = request.at("op").get_ref<const std::string&>();
   auto found = registry().find(name);
@@ -213,6 +226,7 @@ int main() {
     } catch (const std::exception& e) {
       reply = {{"harness_error", std::string("bad request: ") + e.what()}};
     }
+    judge_harness::escape_invalid_text(&reply);
     std::vector<std::uint8_t> body = nlohmann::json::to_cbor(reply);
     std::string frame = nonce;
     frame.append(body.begin(), body.end());

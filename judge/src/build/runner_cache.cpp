@@ -13,8 +13,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "util/environment.hpp"
+#include "build/runner_seal.hpp"
+#include "util/cache_bound.hpp"
 #include "util/errors.hpp"
+#include "util/secret_key.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -53,8 +55,13 @@ std::string RunnerCache::runner_path(const std::string& slug, const std::string&
 
 bool RunnerCache::reuse(const std::string& path) const {
   std::error_code error;
-  if (!fs::is_regular_file(path, error)) return false;
-  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // used now, for the eviction order
+  if (!fs::exists(fs::symlink_status(path, error))) return false;
+  if (!runner_seal_holds(path)) {
+    // Cut short or changed since it was stored: built again in its place.
+    fs::remove(path, error);
+    return false;
+  }
+  mark_used(path);  // for the eviction order
   return true;
 }
 
@@ -63,6 +70,7 @@ void RunnerCache::store(const std::string& built, const std::string& path) const
   // user of its own), whoever linked it.
   [[maybe_unused]] int owned = chown(built.c_str(), geteuid(), getegid());
   chmod(built.c_str(), 0755);
+  seal_runner(built);  // before it is in place: a runner in the cache is whole and sealed, or absent
   // Never replace a runner another build stored meanwhile: a sandboxed
   // runner being started from it pins its inode (the exec descriptor) and
   // its path (the Landlock execute rule), and a rename over it between the
@@ -77,34 +85,11 @@ void RunnerCache::store(const std::string& built, const std::string& path) const
   evict();
 }
 
-std::uint64_t RunnerCache::bound_bytes() {
-  return static_cast<std::uint64_t>(environment_integer("JUDGE_CACHE_MAX_MB", 1, std::int64_t{1} << 40,
-                                                        static_cast<std::int64_t>(kDefaultBoundBytes >> 20)))
-         << 20;
-}
+std::uint64_t RunnerCache::bound_bytes() { return runner_bound_bytes(); }
 
 void RunnerCache::evict() const {
-  struct Entry {
-    fs::path path;
-    std::uint64_t bytes;
-    fs::file_time_type used;
-  };
-  std::vector<Entry> runners;
-  std::uint64_t total = 0;
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir_, error)) {
-    if (!entry.is_regular_file(error) || !is_runner_name(entry.path().filename().string())) continue;
-    runners.push_back({entry.path(), entry.file_size(error), entry.last_write_time(error)});
-    total += runners.back().bytes;
-  }
-  std::uint64_t bound = bound_bytes();
-  if (total <= bound) return;
-  std::sort(runners.begin(), runners.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-  auto protected_since = fs::file_time_type::clock::now() - kProtectedAge;
-  for (const Entry& runner : runners) {
-    if (total <= bound || runner.used >= protected_since) break;
-    if (fs::remove(runner.path, error)) total -= runner.bytes;
-  }
+  evict_least_recently_used(cached_files(dir_, is_runner_name), bound_bytes(),
+                            fs::file_time_type::clock::now() - kProtectedAge);
 }
 
 CacheUsage cache_usage(const std::string& cache_dir) {
@@ -132,6 +117,7 @@ std::uint64_t clear_cache(const std::string& cache_dir) {
   std::uint64_t freed = 0;
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(cache_dir, error)) {
+    if (entry.path().filename() == kCacheKeyFile) continue;  // a key, not a cache
     std::uint64_t bytes = tree_bytes(entry.path());
     if (fs::remove_all(entry.path(), error) != static_cast<std::uintmax_t>(-1) && !error) freed += bytes;
   }

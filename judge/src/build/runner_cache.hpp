@@ -1,7 +1,8 @@
 // The runner cache: compiled runners under the cache directory, named by
-// the hash of everything they are made of, and bounded in size. Past the
-// bound, the runners used least recently are removed (those used in the
-// last few minutes never are: a judge may be about to start one).
+// the hash of everything they are made of, each sealed with its length and
+// SHA-256 (runner_seal.hpp), and bounded in size. Past the bound, the
+// runners used least recently are removed (those used in the last few
+// minutes never are: a judge may be about to start one).
 #pragma once
 
 #include <cstdint>
@@ -15,16 +16,20 @@ class RunnerCache {
 
   // Where the runner of `slug` with `key` lives (it may not exist).
   std::string runner_path(const std::string& slug, const std::string& key) const;
-  // True when `path` holds a runner; marks it used now.
+  // True when `path` holds a runner whose seal holds (runner_seal.hpp);
+  // marks it used now. A runner whose seal does not hold (cut short,
+  // changed, or stored by a judge that did not seal) is removed, and false
+  // is returned, so that it is built again.
   bool reuse(const std::string& path) const;
-  // Moves a freshly linked runner into the cache at `path` (unless another
-  // build stored it first), then removes least recently used runners past
-  // the bound. Throws JudgeFault when it cannot be stored.
+  // Seals a freshly linked runner and moves it into the cache at `path`
+  // (unless another build stored it first), then removes least recently
+  // used runners past the bound. Throws JudgeFault when it cannot be
+  // sealed or stored.
   void store(const std::string& built, const std::string& path) const;
 
-  // The bound in bytes: JUDGE_CACHE_MAX_MB, else kDefaultBoundBytes.
+  // The bound on runners in bytes: their share of JUDGE_CACHE_MAX_MB
+  // (util/cache_bound.hpp).
   static std::uint64_t bound_bytes();
-  static constexpr std::uint64_t kDefaultBoundBytes = 2ull << 30;
 
  private:
   void evict() const;
@@ -39,8 +44,8 @@ struct CacheUsage {
 };
 CacheUsage cache_usage(const std::string& cache_dir);
 
-// Removes everything in the cache directory (the directory stays); returns
-// the bytes freed.
+// Removes everything in the cache directory but the judge's key
+// (util/secret_key.hpp; the directory stays); returns the bytes freed.
 std::uint64_t clear_cache(const std::string& cache_dir);
 
 }  // namespace judge

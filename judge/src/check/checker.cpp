@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "run/reply.hpp"
 #include "sandbox/machine_load.hpp"
 #include "spec/typed_values.hpp"
 #include "util/errors.hpp"
@@ -61,9 +62,8 @@ std::string describe_input_change(const nlohmann::json& fact) {
 // harness reports what it saw; the contract forbids it whatever the answer).
 void changed_input(const CallResult& call, TestResult* result) {
   const nlohmann::json& fact = call.changed_inputs.at(0);
-  std::string name = fact.is_object() && fact.contains("input") && fact["input"].is_string()
-                         ? fact["input"].get<std::string>()
-                         : "?";
+  std::string name =
+      fact.is_object() && fact.contains("input") && fact["input"].is_string() ? fact["input"].get<std::string>() : "?";
   result->failure_kind = "changed_input:" + name;
   result->verdict = Verdict::kWrongAnswer;
   result->message = fmt::format(
@@ -104,7 +104,7 @@ TestResult start_result(const TestCase& test) {
 void describe_failed_case(const TestCase& test, TestResult* result) {
   if (result->verdict == Verdict::kAccepted) return;
   result->note = test.note;
-  result->input = input_as_written(test.input);
+  if (result->input.is_null()) result->input = input_as_written(test.input);  // unless the check named the call's
 }
 
 std::string with_case_tolerance(const CheckContext& context, std::string mismatch) {
@@ -159,6 +159,15 @@ void harness_error(const CallResult& call, CheckContext& context, const Request&
 CallResult call_learner(CheckContext& context, const Request& request, TestResult* result) {
   CallResult call = context.learner.call(request, context.test.time_ms);
   account_call(call, result);
+  const Operation* op = context.problem.find_op(request.op());
+  if (call.outcome != CallResult::Outcome::kValue || !op) return call;
+  if (std::optional<std::string> problem = value_type_problem(op->output, call.value)) {
+    // The harness returns every value as its op's type: this one was forged.
+    call.outcome = CallResult::Outcome::kMalformed;
+    call.detail = malformed_reply(*problem, request.op());
+    call.value = nullptr;
+    context.learner.stop();
+  }
   return call;
 }
 

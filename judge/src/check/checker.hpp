@@ -29,6 +29,10 @@ struct CheckContext {
   // Why speed is not compared with the reference in this run, when it is not
   // (a sanitized learner against an unsanitized reference would be unfair).
   std::string timing_off_reason = {};
+  // The case's input as its file gives it (generators as descriptions), for
+  // a check that derives inputs of its own from it (the timed calls of a
+  // performance case); null when test.input is that already.
+  const nlohmann::json* written_input = nullptr;
   bool timing_on() const { return reference_call && timing_off_reason.empty(); }
 };
 
@@ -58,7 +62,9 @@ class Checker {
 };
 
 // Sends `request` to the learner's runner within the case's time limit,
-// and accounts the call into *result (time, slowest call, output).
+// and accounts the call into *result (time, slowest call, output). A value
+// that is not of the type the op declares (run/reply.hpp) comes back as a
+// malformed call, and the runner is stopped.
 CallResult call_learner(CheckContext& context, const Request& request, TestResult* result);
 
 // The verdict of a call that did not return a value the checker can judge:
@@ -81,7 +87,9 @@ bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, con
 // A TestResult for `test` with its name and visibility filled in.
 TestResult start_result(const TestCase& test);
 // For a failed `result` of `test`: the case's note and its input as
-// written (generators as generators), so that a learner sees what failed.
+// written (generators as generators), so that a learner sees what failed;
+// an input the check already set (that of the call that failed, when it
+// was not the case's own) is kept.
 void describe_failed_case(const TestCase& test, TestResult* result);
 // A value mismatch, with the case's tolerance named when it is not the
 // problem's (which the report gives once).

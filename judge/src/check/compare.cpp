@@ -5,6 +5,8 @@
 #include <fmt/ranges.h>
 #include <cmath>
 
+#include "run/reply.hpp"
+
 namespace judge {
 using nlohmann::json;
 
@@ -18,28 +20,17 @@ bool is_number(const json& v) { return v.is_number(); }
 
 double as_double(const json& v) { return v.get<double>(); }
 
-std::string describe_type(const json& v) {
-  if (v.is_array()) return fmt::format("a list of {}", v.size());
-  if (v.is_number_float()) return "a number";
-  if (v.is_number()) return "an integer";
-  if (v.is_object()) return "a map";
-  if (v.is_string()) return "a string";
-  if (v.is_boolean()) return "a bool";
-  return "nothing";
-}
-
 // Compares two lists of doubles entry by entry; reports the first and the
 // worst mismatch so a learner sees both where it starts and how bad it gets.
 std::optional<std::string> compare_doubles(const json& want, const json& got, const Tolerance& tolerance,
                                            const std::string& where) {
   if (!got.is_array())
-    return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), describe_type(got));
+    return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), json_kind(got));
   if (got.size() != want.size()) return fmt::format("{}expected {} values, got {}", where, want.size(), got.size());
   std::size_t wrong = 0, first = 0, worst = 0;
   double worst_error = -1;
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (!is_number(got[i]))
-      return fmt::format("{}index {}: expected a number, got {}", where, i, describe_type(got[i]));
+    if (!is_number(got[i])) return fmt::format("{}index {}: expected a number, got {}", where, i, json_kind(got[i]));
     double w = as_double(want[i]), g = as_double(got[i]);
     if (numbers_match(w, g, tolerance)) continue;
     if (wrong++ == 0) first = i;
@@ -64,7 +55,7 @@ std::optional<std::string> compare_any(const json& want, const json& got, const 
 
 std::optional<std::string> compare_ints(const json& want, const json& got, const std::string& where) {
   if (!got.is_array())
-    return fmt::format("{}expected a list of {} integers, got {}", where, want.size(), describe_type(got));
+    return fmt::format("{}expected a list of {} integers, got {}", where, want.size(), json_kind(got));
   if (got.size() != want.size())
     return fmt::format("{}expected {} integers, got {}: {}", where, want.size(), got.size(), brief(got));
   for (std::size_t i = 0; i < want.size(); ++i)
@@ -78,7 +69,7 @@ std::optional<std::string> compare_any(const json& want, const json& got, const 
                                        const std::string& path) {
   std::string where = path.empty() ? "" : path + ": ";
   if (want.is_number_float() || (want.is_number() && got.is_number_float())) {
-    if (!got.is_number()) return fmt::format("{}expected a number, got {}", where, describe_type(got));
+    if (!got.is_number()) return fmt::format("{}expected a number, got {}", where, json_kind(got));
     double w = as_double(want), g = as_double(got);
     if (numbers_match(w, g, tolerance)) return std::nullopt;
     return fmt::format("{}expected {}, got {} (error {})", where, format_number(w), format_number(g),
@@ -89,14 +80,14 @@ std::optional<std::string> compare_any(const json& want, const json& got, const 
     return fmt::format("{}expected {}, got {}", where, want.dump(), brief(got));
   }
   if (want.is_array()) {
-    if (!got.is_array()) return fmt::format("{}expected a list of {}, got {}", where, want.size(), describe_type(got));
+    if (!got.is_array()) return fmt::format("{}expected a list of {}, got {}", where, want.size(), json_kind(got));
     if (got.size() != want.size()) return fmt::format("{}expected {} entries, got {}", where, want.size(), got.size());
     for (std::size_t i = 0; i < want.size(); ++i)
       if (auto bad = compare_any(want[i], got[i], tolerance, fmt::format("{}[{}]", path, i))) return bad;
     return std::nullopt;
   }
   if (want.is_object()) {
-    if (!got.is_object()) return fmt::format("{}expected a map, got {}", where, describe_type(got));
+    if (!got.is_object()) return fmt::format("{}expected a map, got {}", where, json_kind(got));
     for (const auto& [key, value] : want.items()) {
       if (!got.contains(key)) return fmt::format("{}missing '{}'", where, key);
       if (auto bad = compare_any(value, got[key], tolerance, path.empty() ? key : path + "." + key)) return bad;
@@ -122,7 +113,7 @@ std::optional<std::string> compare_output(ValueType type, const json& want, cons
     case ValueType::kInts:
     case ValueType::kSeeds: return compare_ints(want, got, "");
     case ValueType::kMatrix: {
-      if (!got.is_array()) return fmt::format("expected a {}-row matrix, got {}", want.size(), describe_type(got));
+      if (!got.is_array()) return fmt::format("expected a {}-row matrix, got {}", want.size(), json_kind(got));
       if (got.size() != want.size()) return fmt::format("expected {} rows, got {}", want.size(), got.size());
       for (std::size_t r = 0; r < want.size(); ++r)
         if (auto bad = compare_doubles(want[r], got[r], tolerance, fmt::format("row {}: ", r))) return bad;

@@ -29,6 +29,7 @@
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "run/reply.hpp"
 #include "spec/typed_values.hpp"
 
 namespace judge {
@@ -196,7 +197,7 @@ class SamplerChecker : public Checker {
       return false;
     }
     for (const json& token : call.value) {
-      if (!token.is_number_integer())
+      if (!is_int(token))  // a sampler returns an int
         return fail(result, "a sampler returned something other than a token id", "malformed"), false;
       tokens->push_back(token.get<int>());
     }

@@ -4,8 +4,11 @@
 // CPU time, from the kernel's accounting of the runner (every thread, and
 // every process where a cgroup counts them), and wall-clock time, which
 // catches waiting and sleeping. Calls are interleaved reference/learner so
-// machine noise hits both, `repetitions` each; medians are compared. Every
-// learner call's value is checked. A learner call three times over the
+// machine noise hits both, `repetitions` each; medians are compared. Each
+// timed call is on an input of its own, new to both runners
+// (check/timed_inputs.hpp), so a memo of earlier answers saves the learner
+// nothing; the reference is timed on the same inputs. Every learner call's
+// value is checked. A learner call three times over the
 // limit in CPU time fails the case and is stopped there, and a learner far
 // over the limit in most of its calls, or far within it, is not run the
 // rest.
@@ -17,6 +20,7 @@
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "check/timed_inputs.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -97,6 +101,99 @@ TestResult hopeless(TestResult* result, const TestCase& test, const Timings& ref
   return *result;
 }
 
+struct Settings {
+  double factor = 1;
+  int repetitions = 5;
+  double slack_ms = 2;
+};
+
+// One untimed call on the case's own input (under --sanitize, or looking
+// for a known mistake): its value is checked, its speed is not.
+TestResult check_untimed(CheckContext& context, const Operation& op, TestResult* result) {
+  const TestCase& test = context.test;
+  const Request request(test.op, test.input);
+  const nlohmann::json want = context.reference(test.op, test.input);
+  CallResult call = call_learner(context, request, result);
+  if (verdict_for_unusual_call(call, context, request, result)) return *result;
+  if (auto mismatch = compare_output(op.output, want, call.value, test.tolerance)) {
+    result->returned = call.value;
+    return fail(result, with_case_tolerance(context, *mismatch), "value");
+  }
+  result->message = context.timing_off_reason;
+  return *result;
+}
+
+// Times the reference and the learner on `settings.repetitions` inputs,
+// each new to both runners (TimedInputs), the reference first on each;
+// false when a learner call ended the case, with *result saying how.
+bool time_calls(CheckContext& context, const Operation& op, const Settings& settings, Timings* learner,
+                Timings* reference, TestResult* result) {
+  const TestCase& test = context.test;
+  TimedInputs inputs(context);
+  // The reference's first call faults its memory in (16 ms instead of 2 ms
+  // for temperature's 262,144 logits); counted, it would make the first CPU
+  // budget below eight times too generous. On the case's own input, which
+  // no timed call gets.
+  Request warm_up(test.op, test.input);
+  time_reference(context, warm_up.set_timed());
+  for (int i = 0; i < settings.repetitions; ++i) {
+    Request request(test.op, inputs.next());
+    request.set_timed();
+    // The reference first, so that the learner's call can be stopped once
+    // it is hopelessly over the limit instead of at the case's time limit.
+    CallResult theirs = time_reference(context, request);
+    reference->add(theirs);
+    request.set_cpu_budget_ms(hopeless_after_ms(*reference, settings.factor, settings.slack_ms));
+    CallResult call = call_learner(context, request, result);
+    if (call.outcome == CallResult::Outcome::kTimeout && call.cpu_ms >= request.cpu_budget_ms())
+      return hopeless(result, test, *reference, settings.factor, settings.slack_ms, call.cpu_ms), false;
+    if (verdict_for_unusual_call(call, context, request, result)) return false;
+    // Every call's value: a solution that answered some calls with
+    // anything cheap would otherwise be timed on work it did not do.
+    if (auto mismatch = compare_output(op.output, theirs.value, call.value, test.tolerance)) {
+      result->returned = call.value;
+      result->input = inputs.last_as_written();
+      fail(result,
+           fmt::format("timed call {} of {}, on an input of its own (the case's input drawn from other seeds, "
+                       "shown): {}",
+                       i + 1, settings.repetitions, with_case_tolerance(context, *mismatch)),
+           "value");
+      return false;
+    }
+    learner->add(call);
+    if (median_settled(*learner, *reference, settings.factor, settings.slack_ms, settings.repetitions)) break;
+  }
+  return true;
+}
+
+// The verdict of the medians: CPU time first (it is what the contract is
+// about, and the steadier), then the clock.
+TestResult compare_medians(const TestCase& test, const Settings& settings, const Timings& learner,
+                           const Timings& reference, TestResult* result) {
+  for (bool cpu : {true, false}) {
+    const double mine = median(cpu ? learner.cpu_ms : learner.wall_ms);
+    const double theirs = median(cpu ? reference.cpu_ms : reference.wall_ms);
+    const double limit = settings.factor * theirs + settings.slack_ms;
+    if (mine <= limit) continue;
+    result->verdict = Verdict::kTimeLimitExceeded;
+    result->failure_kind = "slow";
+    result->message =
+        cpu ? fmt::format(
+                  "too slow: your {} took {:.1f} ms of CPU time, the reference {:.1f} ms (medians of {} runs each, "
+                  "every thread counted, each run on an input of its own); the limit is {:g}x the reference plus "
+                  "{:g} ms = {:.1f} ms. Look for work that grows faster than the input.",
+                  test.op, mine, theirs, learner.cpu_ms.size(), settings.factor, settings.slack_ms, limit)
+            : fmt::format(
+                  "too slow: your {} took {:.1f} ms by the clock, the reference {:.1f} ms (medians of {} runs "
+                  "each; waiting and sleeping count); the limit is {:g}x the reference plus {:g} ms = {:.1f} ms. "
+                  "Your CPU time was {:.1f} ms: the rest was spent waiting.",
+                  test.op, mine, theirs, learner.cpu_ms.size(), settings.factor, settings.slack_ms, limit,
+                  median(learner.cpu_ms));
+    return *result;
+  }
+  return *result;
+}
+
 class PerformanceChecker : public Checker {
  public:
   std::optional<std::string> problem_with(const TestCase& test, const Operation&) const override {
@@ -106,12 +203,15 @@ class PerformanceChecker : public Checker {
       bool ok =
           (key == "factor" && value.is_number() && value.get<double>() >= 1) ||
           (key == "repetitions" && value.is_number_integer() && value.get<int>() >= 1 && value.get<int>() <= 25) ||
-          (key == "slack_ms" && value.is_number() && value.get<double>() >= 0);
+          (key == "slack_ms" && value.is_number() && value.get<double>() >= 0) || key == "reseed";
       if (!ok)
-        return fmt::format("check_args.{}: expected factor (>= 1), repetitions (1 to 25) or slack_ms (>= 0)", key);
+        return fmt::format(
+            "check_args.{}: expected factor (>= 1), repetitions (1 to 25), slack_ms (>= 0) or reseed (paths of seeds "
+            "in the input)",
+            key);
     }
     if (!test.check_args.contains("factor")) return "check_args.factor is required (e.g. 10)";
-    return std::nullopt;
+    return timed_inputs_problem(test);
   }
 
   CheckCost cost() const override { return CheckCost::kTimed; }
@@ -119,74 +219,13 @@ class PerformanceChecker : public Checker {
   TestResult run(CheckContext& context) const override {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
-    const double factor = test.check_args["factor"].get<double>();
-    const int repetitions = test.check_args.value("repetitions", 5);
-    const double slack_ms = test.check_args.value("slack_ms", 2.0);
-    const Operation* op = context.problem.find_op(test.op);
-    Request request(test.op, test.input);  // the same bytes for every timed call
-    request.set_timed();
+    const Operation& op = *context.problem.find_op(test.op);
+    if (!context.timing_on()) return check_untimed(context, op, &result);
+    const Settings settings{test.check_args["factor"].get<double>(), test.check_args.value("repetitions", 5),
+                            test.check_args.value("slack_ms", 2.0)};
     Timings learner, reference;
-    // Untimed (under --sanitize, or looking for a known mistake), one call
-    // checks the value.
-    const int calls = context.timing_on() ? repetitions : 1;
-    // The reference's first call faults its memory in (16 ms instead of
-    // 2 ms for temperature's 262,144 logits); untimed, it would make the
-    // first CPU budget below eight times too generous. Its answer is the
-    // expected one.
-    nlohmann::json want = context.timing_on() ? std::move(time_reference(context, request).value)
-                                              : context.reference(test.op, test.input);
-    for (int i = 0; i < calls; ++i) {
-      // The reference first, so that the learner's call can be stopped once
-      // it is hopelessly over the limit instead of at the case's time limit.
-      if (context.timing_on()) {
-        reference.add(time_reference(context, request));
-        request.set_cpu_budget_ms(hopeless_after_ms(reference, factor, slack_ms));
-      }
-      CallResult call = call_learner(context, request, &result);
-      if (call.outcome == CallResult::Outcome::kTimeout && request.cpu_budget_ms() > 0 &&
-          call.cpu_ms >= request.cpu_budget_ms())
-        return hopeless(&result, test, reference, factor, slack_ms, call.cpu_ms);
-      if (verdict_for_unusual_call(call, context, request, &result)) return result;
-      // Every call's value, not only the first: a solution that answered
-      // the timed repetitions with anything cheap would otherwise be timed
-      // on work it did not do.
-      if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {
-        result.returned = call.value;
-        std::string message = with_case_tolerance(context, *mismatch);
-        if (i > 0)
-          message = fmt::format("timed call {} of {} (the same input again): {}", i + 1, calls, message);
-        return fail(&result, message, "value");
-      }
-      learner.add(call);
-      if (context.timing_on() && median_settled(learner, reference, factor, slack_ms, repetitions)) break;
-    }
-    if (!context.timing_on()) {
-      result.message = context.timing_off_reason;
-      return result;
-    }
-    // CPU time first: it is what the contract is about, and the steadier.
-    for (bool cpu : {true, false}) {
-      const double mine = median(cpu ? learner.cpu_ms : learner.wall_ms);
-      const double theirs = median(cpu ? reference.cpu_ms : reference.wall_ms);
-      const double limit = factor * theirs + slack_ms;
-      if (mine <= limit) continue;
-      result.verdict = Verdict::kTimeLimitExceeded;
-      result.failure_kind = "slow";
-      result.message =
-          cpu ? fmt::format(
-                    "too slow: your {} took {:.1f} ms of CPU time, the reference {:.1f} ms (medians of {} runs "
-                    "each, every thread counted); the limit is {:g}x the reference plus {:g} ms = {:.1f} ms. "
-                    "Look for work that grows faster than the input.",
-                    test.op, mine, theirs, learner.cpu_ms.size(), factor, slack_ms, limit)
-              : fmt::format(
-                    "too slow: your {} took {:.1f} ms by the clock, the reference {:.1f} ms (medians of {} "
-                    "runs each; waiting and sleeping count); the limit is {:g}x the reference plus {:g} ms = "
-                    "{:.1f} ms. Your CPU time was {:.1f} ms: the rest was spent waiting.",
-                    test.op, mine, theirs, learner.cpu_ms.size(), factor, slack_ms, limit,
-                    median(learner.cpu_ms));
-      return result;
-    }
-    return result;
+    if (!time_calls(context, op, settings, &learner, &reference, &result)) return result;
+    return compare_medians(test, settings, learner, reference, &result);
   }
 };
 }  // namespace

@@ -68,7 +68,7 @@ class SequenceRun {
   TestResult run() {
     for (std::size_t i = 0; i < inputs_.size(); ++i)
       if (!call({i, false, false})) return result_;
-    context_.learner.restart();
+    context_.learner.stop();  // the next call starts a fresh runner
     for (std::size_t i = inputs_.size(); i-- > 0;)
       for (bool again : {false, true})
         if (!call({i, true, again})) return result_;
@@ -101,8 +101,8 @@ class SequenceRun {
     if (!mismatch) return true;
     result_.returned = got;
     fail(&result_,
-         fmt::format("{}: {}; an answer must depend on its call's arguments alone (no memo, cache or static state "
-                     "kept from earlier calls)",
+         fmt::format("{}: {}; the answer depended on an earlier call, where it must depend on the call's own "
+                     "arguments alone (no memo, cache or static state kept between calls)",
                      describe(where, inputs_.size()), with_case_tolerance(context_, *mismatch)),
          "value");
     result_.details = "expected: " + brief(want, 16) + "\ngot:      " + brief(got, 16) + "\n";
@@ -127,8 +127,8 @@ class SequenceRun {
                             probs[token.get<std::size_t>()] > 0;
       if (possible) continue;
       fail(&result_,
-           fmt::format("{}: seed {} drew token {}, which has probability 0 for this input (a token remembered from "
-                       "another call?)",
+           fmt::format("{}: seed {} drew token {}, which has probability 0 for this input; a draw that depends on "
+                       "an earlier call (a token remembered from another input) does that",
                        describe(where, inputs_.size()), seeds[i], token.dump()),
            "zero_probability");
       add_call(input);
@@ -153,13 +153,14 @@ class SequenceRun {
     auto [seen, first] = answers_.emplace(key, Seen{got, where});
     if (first || seen->second.answer == got) return true;
     fail(&result_,
-         fmt::format("input {} of {}{} gave {} and then {}: the same arguments must give the same answer whatever "
-                     "came before (seed a generator from the seed inside each call, and keep no state between calls)",
+         fmt::format("input {} of {}{} gave {} and then {}: the answer depended on an earlier call, where the same "
+                     "arguments must give the same answer whatever came before (seed a generator from the seed inside "
+                     "each call, and keep no state between calls)",
                      where.input + 1, inputs_.size(), with_seed, brief(seen->second.answer), brief(got)),
          "nondeterministic");
-    result_.details = fmt::format("first:    {} ({})\nthen:     {} ({})\n", brief(seen->second.answer),
-                                  describe(seen->second.where, inputs_.size()), brief(got),
-                                  describe(where, inputs_.size()));
+    result_.details =
+        fmt::format("first:    {} ({})\nthen:     {} ({})\n", brief(seen->second.answer),
+                    describe(seen->second.where, inputs_.size()), brief(got), describe(where, inputs_.size()));
     add_call(inputs_[where.input]);
     return false;
   }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "check/compare.hpp"
+#include "run/reply.hpp"
 
 namespace judge {
 namespace {
@@ -87,7 +88,7 @@ std::string tokens_text(const std::vector<int>& tokens) {
 bool int_list(const json& value, std::vector<int>* out) {
   if (!value.is_array()) return false;
   for (const json& item : value) {
-    if (!item.is_number_integer()) return false;
+    if (!is_int(item)) return false;  // a token id, which the learner's code returns as an int
     out->push_back(item.get<int>());
   }
   return true;

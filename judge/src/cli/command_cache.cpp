@@ -1,9 +1,10 @@
 // `judge cache [clear]`: how much the cache of runners and results holds
-// (it is bounded: build/runner_cache.hpp), or empty it.
+// (it is bounded: util/cache_bound.hpp), or empty it.
 #include <fmt/format.h>
 
 #include "build/runner_cache.hpp"
 #include "cli/command.hpp"
+#include "util/cache_bound.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -27,7 +28,8 @@ class CacheCommand : public Command {
     fmt::print("cache: {} (JUDGE_CACHE_DIR moves it)\n", display_path(dir));
     fmt::print("  runners  {:>6}  {:>12}  (least recently used removed past {}; JUDGE_CACHE_MAX_MB sets it)\n",
                usage.runners, mebibytes(usage.runner_bytes), mebibytes(RunnerCache::bound_bytes()));
-    fmt::print("  results  {:>6}  {:>12}\n", usage.results, mebibytes(usage.result_bytes));
+    fmt::print("  results  {:>6}  {:>12}  (least recently used removed past {}, an eighth of the bound)\n",
+               usage.results, mebibytes(usage.result_bytes), mebibytes(result_bound_bytes()));
     fmt::print("  other            {:>12}  (build inputs, precompiled headers, compiler identity)\n",
                mebibytes(usage.other_bytes));
     fmt::print("  total            {:>12}\n", mebibytes(usage.runner_bytes + usage.result_bytes + usage.other_bytes));

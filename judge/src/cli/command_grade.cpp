@@ -35,7 +35,7 @@ class GradeCommand : public Command {
       if (!options_.slug.empty() || !shard_.empty())
         throw JudgeFault{"grade --merge takes only report directories and --out DIR"};
       merge_.out = options_.report_dir;
-      return merge_grade_reports(merge_);
+      return merge_grade_reports(context.paths, merge_);
     }
     if (options_.slug.empty() || options_.dir.empty())
       throw JudgeFault{"grade: give PROBLEM and DIR (or --merge REPORT_DIR... --out DIR)"};

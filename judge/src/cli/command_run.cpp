@@ -207,7 +207,7 @@ class RunCommand : public Command {
   void finish_job(const Paths& paths, Job& job) {
     job.result.sandbox_note = sandbox_note_;
     reporter_->problem_finished(job.result);
-    if (job.own_file) record_attempt(paths, job.problem->slug, job.result, job.seconds);
+    if (job.own_file) say_attempt_not_recorded(record_attempt(paths, job.problem->slug, job.result, job.seconds));
     all_accepted_ = all_accepted_ && job.result.verdict == Verdict::kAccepted;
   }
 

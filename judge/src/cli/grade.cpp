@@ -15,6 +15,7 @@
 
 #include "build/build.hpp"
 #include "check/registry.hpp"
+#include "cli/grade_report.hpp"
 #include "judging/judging.hpp"
 #include "judging/shrink.hpp"
 #include "cli/sandbox_policy.hpp"
@@ -182,7 +183,7 @@ class GradeProgress {
     std::string verdict = paint(row.verdict);
     std::string detail =
         row.verdict == kErrorVerdict || row.total == 0 ? "" : fmt::format(" ({}/{} cases)", row.passed, row.total);
-    const std::string name = terminal_safe(row.submission);  // any name the file system allows
+    const std::string name = terminal_safe_line(row.submission);  // any name the file system allows, on one line
     if (!live_.enabled()) {
       fmt::print("[{}/{}] {}: {}{} {:.1f} s\n", done_, total_, name, verdict, detail, row.seconds);
       std::fflush(stdout);
@@ -266,28 +267,37 @@ struct Refused {
   std::string message;
 };
 
-// The stored row of every submission whose key still matches; the others
-// are queued.
+// The stored row of every submission whose file this judge sealed and
+// whose key still matches; the others are queued. A file that is there
+// but not trusted is noted in *distrusted, "NAME (why)".
 std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& problem, const GradeOptions& options,
-                                        const fs::path& results_dir, std::vector<GradeRow>* rows) {
+                                        const GradeReport& report, std::vector<GradeRow>* rows,
+                                        std::vector<std::string>* distrusted) {
   std::vector<std::size_t> queue;
   const std::string judge = judge_key(paths, problem, options.sanitize, options.shrink);
   for (std::size_t i = 0; i < rows->size(); ++i) {
     GradeRow& row = (*rows)[i];
     std::string key = submission_key(judge, (fs::path(options.dir) / row.submission).string());
-    std::optional<GradeRow> stored;
-    if (std::optional<std::string> text = read_file((results_dir / result_file_name(row.submission)).string())) {
-      json data = json::parse(*text, nullptr, false);
-      if (!data.is_discarded()) stored = grade_row_from_json(data);
-    }
-    if (stored && stored->key == key && stored->verdict != kErrorVerdict) {
-      row = *stored;
+    StoredRow stored = report.read_row(row.submission);
+    if (!stored.distrust.empty())
+      distrusted->push_back(fmt::format("{} ({})", terminal_safe_line(row.submission), stored.distrust));
+    if (stored.row && stored.row->key == key && stored.row->verdict != kErrorVerdict) {
+      row = *stored.row;
     } else {
       row.key = key;
       queue.push_back(i);
     }
   }
   return queue;
+}
+
+// One line for the stored results not trusted (they are judged again).
+void say_distrusted(const std::vector<std::string>& distrusted) {
+  if (distrusted.empty()) return;
+  constexpr std::size_t kNamed = 5;
+  std::vector<std::string> named(distrusted.begin(), distrusted.begin() + std::min(kNamed, distrusted.size()));
+  std::string more = distrusted.size() > kNamed ? fmt::format(", and {} more", distrusted.size() - kNamed) : "";
+  fmt::print("not trusting {} stored result(s), judged again: {}{}\n", distrusted.size(), fmt::join(named, ", "), more);
 }
 
 // Judges one submission into its row (the judge's own failures included)
@@ -329,27 +339,30 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
   return row;
 }
 
-fs::path prepare_results_dir(const GradeOptions& options) {
-  fs::path report_dir =
-      options.report_dir.empty() ? fs::path(options.dir) / ".judge-grade" : fs::path(options.report_dir);
+// The report: --out as given, else DIR/.judge-grade (and shard-K-of-N
+// below it for a shard), each directory below what the instructor named a
+// real one.
+GradeReport open_report(const Paths& paths, const GradeOptions& options) {
+  std::string base = options.report_dir.empty() ? options.dir : options.report_dir;
+  std::vector<std::string> below;
+  if (options.report_dir.empty()) below.push_back(".judge-grade");
   // Shards sharing a folder (on a shared file system) each keep their own report.
   if (options.report_dir.empty() && options.shard_count > 0)
-    report_dir /= fmt::format("shard-{}-of-{}", options.shard_index, options.shard_count);
-  fs::path results_dir = report_dir / "results";
-  std::error_code error;
-  fs::create_directories(results_dir, error);
-  if (error)
-    throw JudgeFault{fmt::format("grade: cannot create {}: {}", display_path(results_dir.string()), error.message())};
-  // Temporary files of an interrupted run.
-  for (auto it = fs::directory_iterator(results_dir, error); !error && it != fs::directory_iterator();
-       it.increment(error))
-    if (is_atomic_write_leftover(it->path().filename().string())) fs::remove(it->path(), error);
-  return results_dir;
+    below.push_back(fmt::format("shard-{}-of-{}", options.shard_index, options.shard_count));
+  GradeSeal seal = GradeSeal::load(paths);
+  try {
+    return GradeReport::for_writing(base, below, std::move(seal));
+  } catch (const JudgeFault& fault) {
+    throw JudgeFault{
+        fmt::format("grade: {}; the report goes only into directories of its own (remove it, or choose "
+                    "another report directory with --out)",
+                    fault.message)};
+  }
 }
 }  // namespace
 
-std::size_t write_grade_summary(const std::string& slug, const std::string& report_dir,
-                                const std::vector<GradeRow>& rows, const std::optional<ShardOfFolder>& shard) {
+std::size_t write_grade_summary(const std::string& slug, const GradeReport& report, const std::vector<GradeRow>& rows,
+                                const std::optional<ShardOfFolder>& shard) {
   json summary_rows = json::array();
   std::map<std::string, std::size_t> counts;
   for (const GradeRow& row : rows) {
@@ -359,15 +372,12 @@ std::size_t write_grade_summary(const std::string& slug, const std::string& repo
   json summary = with_schema_version({{"problem", slug}, {"submissions", summary_rows}});
   if (shard)
     summary["shard"] = {{"index", shard->index}, {"count", shard->count}, {"folder_total", shard->folder_total}};
-  fs::path dir(report_dir);
-  std::string csv_file = (dir / "summary.csv").string(), json_file = (dir / "summary.json").string();
-  write_file_atomically(csv_file, grade_summary_csv(rows));
-  write_file_atomically(json_file, json_text(summary, 2) + "\n");
+  auto [csv_file, json_file] = report.write_summary(grade_summary_csv(rows), std::move(summary));
   std::vector<std::string> tally;
   for (const auto& [verdict, count] : counts) tally.push_back(fmt::format("{} {}", count, verdict));
   fmt::print("{} submission(s): {}\nsummary: {} and {}\n", rows.size(),
-             tally.empty() ? "none" : fmt::format("{}", fmt::join(tally, ", ")), display_path(csv_file),
-             display_path(json_file));
+             tally.empty() ? "none" : fmt::format("{}", fmt::join(tally, ", ")),
+             terminal_safe_line(display_path(csv_file)), terminal_safe_line(display_path(json_file)));
   return counts.count(kErrorVerdict) ? counts[kErrorVerdict] : 0;
 }
 
@@ -387,13 +397,16 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     rows.emplace_back();
     rows.back().submission = name;
   }
-  fs::path results_dir = prepare_results_dir(options);
-  std::vector<std::size_t> queue = queue_ungraded(paths, problem, options, results_dir, &rows);
-  fmt::print("grading {} submission(s) of {} in {}{}\n", rows.size(), problem.slug, display_path(options.dir),
+  GradeReport report = open_report(paths, options);
+  std::vector<std::string> distrusted;
+  std::vector<std::size_t> queue = queue_ungraded(paths, problem, options, report, &rows, &distrusted);
+  fmt::print("grading {} submission(s) of {} in {}{}\n", rows.size(), problem.slug,
+             terminal_safe_line(display_path(options.dir)),
              shard ? fmt::format(" (shard {}/{} of {})", shard->index, shard->count, shard->folder_total) : "");
   if (queue.size() < rows.size())
     fmt::print("skipped {} already graded (unchanged since {} was written)\n", rows.size() - queue.size(),
-               display_path(results_dir.string()));
+               terminal_safe_line(display_path(report.results_path())));
+  say_distrusted(distrusted);
   std::fflush(stdout);
   if (!queue.empty()) {
     // Build the reference once, before the workers all want it; a broken
@@ -413,9 +426,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
     json detail;
     row = grade_one(paths, problem, options, row, workers > 1, &detail);
     try {
-      json stored = with_schema_version(grade_row_json(row));
-      if (!detail.is_null()) stored["result"] = detail;
-      write_file_atomically((results_dir / result_file_name(row.submission)).string(), json_text(stored, 2) + "\n");
+      report.write_row(row, detail);
     } catch (const JudgeFault& fault) {
       std::lock_guard<std::mutex> lock(write_error_mutex);
       write_error = fault.message;
@@ -424,7 +435,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   });
   progress.finish();
   if (!write_error.empty()) throw JudgeFault{"grade: " + write_error};
-  if (std::size_t errors = write_grade_summary(problem.slug, results_dir.parent_path().string(), rows, shard)) {
+  if (std::size_t errors = write_grade_summary(problem.slug, report, rows, shard)) {
     fmt::print(stderr, "judge: {} submission(s) could not be judged (verdict \"error\"); a rerun tries them again\n",
                errors);
     return 2;

@@ -10,10 +10,14 @@
 // is done, to REPORT_DIR/results/<file name>.json (atomically: a temporary
 // file renamed), with a key hashed (SHA-256) from the submission's content,
 // the problem's files, the reference, the adapter, the harness, the judge's
-// binary and its options; a rerun skips a submission whose stored key still
-// matches, so an interrupted run resumes, and a changed file or a changed
-// judge judges again. At the end: REPORT_DIR/summary.csv and
-// REPORT_DIR/summary.json, one row per submission.
+// binary and its options, and sealed with the judge's grade key
+// (grade_seal.hpp); a rerun skips a submission whose stored row is sealed
+// by this judge and whose key still matches, so an interrupted run
+// resumes, and a changed file, a changed judge or an edited row judges
+// again. At the end: REPORT_DIR/summary.csv and REPORT_DIR/summary.json,
+// one row per submission. REPORT_DIR is --out, or DIR/.judge-grade: a
+// symbolic link or a file there, or at results/, is refused, never
+// written through (grade_report.hpp).
 #pragma once
 
 #include <functional>
@@ -25,6 +29,8 @@
 #include "util/paths.hpp"
 
 namespace judge {
+
+class GradeReport;  // cli/grade_report.hpp
 
 struct GradeOptions {
   std::string slug;
@@ -90,12 +96,13 @@ struct ShardOfFolder {
   std::size_t folder_total = 0;   // submissions in the whole folder
 };
 
-// Writes REPORT_DIR/summary.csv and summary.json (rows as given, which are
-// sorted by submission) and prints the tally; summary.json notes `shard`
-// when the rows are one share of the folder. Returns the number of rows
-// with verdict "error". Throws JudgeFault when it cannot write.
-std::size_t write_grade_summary(const std::string& slug, const std::string& report_dir,
-                                const std::vector<GradeRow>& rows, const std::optional<ShardOfFolder>& shard);
+// Writes `report`'s summary.csv and summary.json (rows as given, which are
+// sorted by submission; summary.json sealed) and prints the tally;
+// summary.json notes `shard` when the rows are one share of the folder.
+// Returns the number of rows with verdict "error". Throws JudgeFault when
+// it cannot write.
+std::size_t write_grade_summary(const std::string& slug, const GradeReport& report, const std::vector<GradeRow>& rows,
+                                const std::optional<ShardOfFolder>& shard);
 
 // The name of a submission's file under results/: NAME.json for a short
 // name of letters, digits and ._-+; otherwise its letters and digits (at

@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "cli/grade.hpp"
+#include "cli/grade_report.hpp"
+#include "cli/grade_seal.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"
@@ -24,29 +26,43 @@ struct Report {
   std::string problem;
   std::vector<GradeRow> rows;
   std::optional<ShardOfFolder> shard;
+  std::optional<GradeReport> stored;  // where its result files are read from
 };
 
-Report read_report(const std::string& dir) {
-  const std::string file = (fs::path(dir) / "summary.json").string();
-  std::optional<std::string> text = read_file(file);
-  if (!text) throw JudgeFault{fmt::format("grade --merge: no {}: did that run finish?", display_path(file))};
-  json data = json::parse(*text, nullptr, false);
+// Why a merge refuses a file, with what to do about another key.
+std::string refusal(const GradeSeal& seal, const std::string& file, const std::string& why) {
+  return fmt::format(
+      "grade --merge: refusing {}: {} (a merge takes only what this judge's key, {}, sealed; shards judged where "
+      "the cache is not shared need one key file: JUDGE_GRADE_KEY_FILE)",
+      terminal_safe_line(display_path(file)), why, seal.key_file());
+}
+
+Report read_report(const std::string& dir, const GradeSeal& seal) {
   Report report;
   report.dir = dir;
   try {
-    report.problem = data.at("problem");
-    for (const json& entry : data.at("submissions")) {
+    report.stored = GradeReport::for_reading(dir, seal);
+  } catch (const JudgeFault& fault) {
+    throw JudgeFault{"grade --merge: " + fault.message};
+  }
+  const std::string file = (fs::path(dir) / "summary.json").string();
+  std::string distrust;
+  std::optional<json> data = report.stored->read_summary(&distrust);
+  if (!data) throw JudgeFault{refusal(seal, file, distrust)};
+  try {
+    report.problem = data->at("problem");
+    for (const json& entry : data->at("submissions")) {
       std::optional<GradeRow> row = grade_row_from_json(entry);
       if (!row) throw std::runtime_error("a row without its keys");
       report.rows.push_back(*row);
     }
-    if (data.contains("shard")) {
-      const json& shard = data.at("shard");
+    if (data->contains("shard")) {
+      const json& shard = data->at("shard");
       report.shard = ShardOfFolder{shard.at("index"), shard.at("count"), shard.at("folder_total")};
     }
   } catch (const std::exception& error) {
-    throw JudgeFault{fmt::format("grade --merge: {} is not a summary judge grade wrote ({})", display_path(file),
-                                 data.is_discarded() ? "not JSON" : error.what())};
+    throw JudgeFault{
+        fmt::format("grade --merge: {} is not a summary judge grade wrote ({})", display_path(file), error.what())};
   }
   return report;
 }
@@ -87,27 +103,31 @@ void check_whole(const std::vector<Report>& reports) {
                                  split.folder_total)};
 }
 
-// Copies each report's results/ files into DIR/results (a rerun of
-// `judge grade --out DIR` then finds them all).
-void copy_results(const std::vector<Report>& reports, const fs::path& results) {
-  std::error_code error;
-  fs::create_directories(results, error);
-  if (error)
-    throw JudgeFault{fmt::format("grade --merge: cannot create {}: {}", display_path(results.string()), error.message())};
+// Each row's result file, checked against the row before anything is
+// written: sealed by this judge and holding the row summary.json has. A
+// row whose file is missing has none (a rerun of grade judges it again).
+std::vector<std::pair<std::string, json>> trusted_results(const std::vector<Report>& reports, const GradeSeal& seal) {
+  std::vector<std::pair<std::string, json>> results;
   for (const Report& report : reports)
     for (const GradeRow& row : report.rows) {
-      const std::string name = result_file_name(row.submission);
-      std::optional<std::string> content = read_file((fs::path(report.dir) / "results" / name).string());
-      if (content) write_file_atomically((results / name).string(), *content);
+      StoredRow stored = report.stored->read_row(row.submission);
+      const std::string file = (fs::path(report.stored->results_path()) / result_file_name(row.submission)).string();
+      if (!stored.distrust.empty()) throw JudgeFault{refusal(seal, file, stored.distrust)};
+      if (!stored.row) continue;
+      if (stored.row->key != row.key || stored.row->verdict != row.verdict)
+        throw JudgeFault{refusal(seal, file, "it does not hold the row its summary.json has")};
+      results.emplace_back(row.submission, std::move(stored.data));
     }
+  return results;
 }
 }  // namespace
 
-int merge_grade_reports(const GradeMergeOptions& options) {
+int merge_grade_reports(const Paths& paths, const GradeMergeOptions& options) {
   if (options.report_dirs.empty()) throw JudgeFault{"grade --merge: name the shards' report directories"};
   if (options.out.empty()) throw JudgeFault{"grade --merge: --out DIR is needed (where the merged report goes)"};
+  GradeSeal seal = GradeSeal::load(paths);
   std::vector<Report> reports;
-  for (const std::string& dir : options.report_dirs) reports.push_back(read_report(dir));
+  for (const std::string& dir : options.report_dirs) reports.push_back(read_report(dir, seal));
   check_whole(reports);
   std::vector<GradeRow> rows;
   std::map<std::string, std::string> owner;  // submission -> report
@@ -115,15 +135,17 @@ int merge_grade_reports(const GradeMergeOptions& options) {
     for (const GradeRow& row : report.rows) {
       auto [at, added] = owner.emplace(row.submission, report.dir);
       if (!added)
-        throw JudgeFault{fmt::format("grade --merge: {} is in both {} and {}", terminal_safe(row.submission),
+        throw JudgeFault{fmt::format("grade --merge: {} is in both {} and {}", terminal_safe_line(row.submission),
                                      display_path(at->second), display_path(report.dir))};
       rows.push_back(row);
     }
   // The order find_submissions gives a single run.
   std::sort(rows.begin(), rows.end(), [](const GradeRow& a, const GradeRow& b) { return a.submission < b.submission; });
-  copy_results(reports, fs::path(options.out) / "results");
+  std::vector<std::pair<std::string, json>> results = trusted_results(reports, seal);
+  GradeReport merged = GradeReport::for_writing(options.out, {}, seal);
+  for (auto& [submission, data] : results) merged.write_row_data(submission, std::move(data));
   fmt::print("merged {} report(s) of {}\n", reports.size(), reports.front().problem);
-  if (std::size_t errors = write_grade_summary(reports.front().problem, options.out, rows, std::nullopt)) {
+  if (std::size_t errors = write_grade_summary(reports.front().problem, merged, rows, std::nullopt)) {
     fmt::print(stderr, "judge: {} submission(s) could not be judged (verdict \"error\"); rerun their shards\n", errors);
     return 2;
   }

@@ -208,7 +208,8 @@ class Watcher {
       result.sandbox_note = sandbox_note_;
       reporter->problem_finished(result);
       reporter->finish(false);
-      if (options_.solution_file.empty()) record_attempt(paths_, problem_.slug, result, took.count());
+      if (options_.solution_file.empty())
+        say_attempt_not_recorded(record_attempt(paths_, problem_.slug, result, took.count()));
     } catch (const Interrupted&) {
       fmt::print("\ninterrupted\n");
     } catch (const JudgeFault& fault) {

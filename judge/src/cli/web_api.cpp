@@ -245,13 +245,16 @@ void api_run(const Paths& paths, const std::string& slug, const EventSink& emit)
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     result.sandbox_note = note;
     reporter->problem_finished(result);
-    record_attempt(paths, slug, result, seconds);
+    std::string not_recorded = record_attempt(paths, slug, result, seconds);
+    say_attempt_not_recorded(not_recorded);  // on the terminal that runs judge serve
     json markers = markers_json(result.message, request.display_name);
     for (const TestResult& test : result.tests)
       for (json& marker : learner_line_markers(test.message, request.display_name)) markers.push_back(marker);
-    emit("done", {{"status", progress_name(progress_of(paths, slug))},
-                  {"attempts", attempts_of(paths, slug).size()},
-                  {"markers", markers}});
+    json done = {{"status", progress_name(progress_of(paths, slug))},
+                 {"attempts", attempts_of(paths, slug).size()},
+                 {"markers", markers}};
+    if (!not_recorded.empty()) done["not_recorded"] = not_recorded;
+    emit("done", done);
   } catch (const JudgeFault& fault) {
     emit("error", {{"message", fault.message}});
   } catch (const SpecError& error) {

@@ -134,7 +134,7 @@ std::optional<Attempt> best_attempt(const std::vector<Attempt>& attempts) {
   return best;
 }
 
-void record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds) {
+std::string record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds) {
   json data = read_progress(paths);
   json record = record_of(data, slug);
   record.erase("judged");
@@ -157,11 +157,19 @@ void record_attempt(const Paths& paths, const std::string& slug, const ProblemRe
   data[slug] = record;
   std::error_code error;
   fs::create_directories(paths.workspace_dir, error);
+  if (error) return fmt::format("cannot create {}: {}", display_path(paths.workspace_dir), error.message());
   try {
     write_file_atomically(progress_file(paths), data.dump(2) + "\n");
-  } catch (const JudgeFault&) {
-    // The record is a convenience: a read-only workspace still judges.
+  } catch (const JudgeFault& fault) {
+    return fault.message;  // the verdict stands; the caller says the record is missing
   }
+  return "";
+}
+
+void say_attempt_not_recorded(const std::string& why) {
+  if (why.empty()) return;
+  fmt::print(stderr, "judge: this attempt was not recorded in your history: {}\n", terminal_safe_line(why));
+  std::fflush(stderr);
 }
 
 }  // namespace judge

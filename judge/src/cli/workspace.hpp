@@ -51,8 +51,15 @@ std::vector<Attempt> attempts_of(const Paths& paths, const std::string& slug);
 std::optional<Attempt> best_attempt(const std::vector<Attempt>& attempts);
 
 // Records a judged run of the learner's own file, unless the file is the
-// one the last attempt judged (judging it again is no new attempt). A
-// workspace that cannot be written still judges: the record is then skipped.
-void record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds);
+// one the last attempt judged (judging it again is no new attempt).
+// Returns why the attempt could not be recorded (a read-only or full
+// workspace: "cannot write workspace/.progress.json: No space left on
+// device"), empty when it was recorded or needed no record. A workspace
+// that cannot be written still judges: the verdict stands.
+std::string record_attempt(const Paths& paths, const std::string& slug, const ProblemResult& result, double seconds);
+
+// Prints the one line on stderr that says an attempt was not recorded and
+// `why` (record_attempt's answer); nothing when `why` is empty.
+void say_attempt_not_recorded(const std::string& why);
 
 }  // namespace judge

@@ -32,6 +32,7 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
                          return runners.oracle.call(op, args);
                        }};
   context.reference_call = [&](const Request& request) { return runners.oracle.fresh_call(request); };
+  context.written_input = &listed.input;
   if (setup.sanitize)
     context.timing_off_reason =
         "speed is not compared with the reference under --sanitize (sanitized code runs 2 to 7 times slower)";

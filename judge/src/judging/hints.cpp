@@ -131,7 +131,8 @@ nlohmann::json HintFinder::reference(const std::string& op, const nlohmann::json
   return oracle_->call(op, args);
 }
 
-const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, bool timing) {
+const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, const nlohmann::json& written_input,
+                                        bool timing) {
   auto cached = wrong.results.find(test.name);
   if (cached != wrong.results.end()) return &cached->second;
   if (!timing)
@@ -148,6 +149,7 @@ const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, boo
     std::lock_guard<std::mutex> lock(oracle_mutex_);
     return oracle_->fresh_call(request);
   };
+  context.written_input = &written_input;
   if (!timing) context.timing_off_reason = "speed is not compared while looking for a known mistake";
   try {
     TestResult result = find_checker(test.check)->run(context);
@@ -213,13 +215,13 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
     if (wrong.solution.verdict == Verdict::kTimeLimitExceeded) return;
     for (std::size_t i : passed) {
       if (ruled_out[w].count(cases[i]->op)) continue;
-      const TestResult* theirs = result_of(wrong, expanded[i], /*timing=*/false);
+      const TestResult* theirs = result_of(wrong, expanded[i], cases[i]->input, /*timing=*/false);
       if (theirs && theirs->verdict != Verdict::kAccepted && theirs->failure_kind != "timeout")
         ruled_out[w].insert(cases[i]->op);
     }
     for (std::size_t i : failed) {
       if (ruled_out[w].count(cases[i]->op)) continue;
-      const TestResult* theirs = result_of(wrong, expanded[i], /*timing=*/false);
+      const TestResult* theirs = result_of(wrong, expanded[i], cases[i]->input, /*timing=*/false);
       if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
     }
   });
@@ -230,7 +232,7 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
       // cases used of a runner's limits would count against this one.
       runners_[w]->session.stop();
       if (oracle_) oracle_->stop();
-      const TestResult* theirs = result_of(*runners_[w], expanded[i], /*timing=*/true);
+      const TestResult* theirs = result_of(*runners_[w], expanded[i], cases[i]->input, /*timing=*/true);
       if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
     }
   }

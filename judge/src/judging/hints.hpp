@@ -47,12 +47,13 @@ class HintFinder {
  private:
   struct Runner;
   void build_wrong_runners();
-  // How `wrong` fares on `test` (inputs expanded): run once, then remembered,
-  // on disk too when untimed (mistake_results.hpp).
+  // How `wrong` fares on `test` (inputs expanded; `written_input` is its
+  // input as its file gives it): run once, then remembered, on disk too
+  // when untimed (mistake_results.hpp).
   // Speed is compared with the reference only when `timing`. Null when the
   // comparison could not be made (the reference does not build, a judge
   // fault).
-  const TestResult* result_of(Runner& wrong, const TestCase& test, bool timing);
+  const TestResult* result_of(Runner& wrong, const TestCase& test, const nlohmann::json& written_input, bool timing);
   nlohmann::json reference(const std::string& op, const nlohmann::json& args);
   // Whether `wrong` is worth timing on a case of `op` the learner failed for
   // slowness: it is a known slow mistake, or its answers to `op` were right

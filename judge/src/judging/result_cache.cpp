@@ -1,4 +1,5 @@
-// The result cache: one JSON file per key under <cache>/results.
+// The result cache: one JSON file per key under <cache>/results, the least
+// recently used removed past the results' share of the cache's bound.
 #include "judging/result_cache.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 
 #include "spec/package.hpp"
 #include "spec/result_codec.hpp"
+#include "util/cache_bound.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
 #include "util/fingerprint.hpp"
@@ -17,6 +19,12 @@ namespace fs = std::filesystem;
 namespace {
 std::string result_file(const Paths& paths, const std::string& key) {
   return (fs::path(paths.cache_dir) / "results" / (key + ".json")).string();
+}
+
+// Result files are named KEY.json (temporary files of a write in progress
+// are not).
+bool is_result_name(const std::string& name) {
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 && !is_atomic_write_leftover(name);
 }
 }  // namespace
 
@@ -34,10 +42,13 @@ std::string result_cache_key(const Paths& paths, const Problem& problem, const s
 }
 
 std::optional<ProblemResult> load_cached_result(const Paths& paths, const std::string& key) {
-  std::optional<std::string> text = read_file(result_file(paths, key));
+  const std::string file = result_file(paths, key);
+  std::optional<std::string> text = read_file(file);
   if (!text) return std::nullopt;
   try {
-    return result_from_json(nlohmann::json::parse(*text));
+    ProblemResult result = result_from_json(nlohmann::json::parse(*text));
+    mark_used(file);  // for the eviction order
+    return result;
   } catch (const std::exception&) {
     return std::nullopt;  // unreadable or from another version: judge again
   }
@@ -52,8 +63,12 @@ void store_cached_result(const Paths& paths, const std::string& key, const Probl
   try {
     write_file_atomically(file, json_text(result_to_json(result, ResultForm::kFull)));
   } catch (const JudgeFault&) {
-    // Not stored: the next run judges again.
+    return;  // not stored: the next run judges again
   }
+  // Past the results' share of the cache, the least recently used go (a
+  // result removed under another judge's read is only judged again).
+  evict_least_recently_used(cached_files(fs::path(file).parent_path(), is_result_name), result_bound_bytes(),
+                            fs::file_time_type::max());
 }
 
 }  // namespace judge

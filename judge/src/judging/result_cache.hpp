@@ -18,10 +18,14 @@ namespace judge {
 std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
                              const std::string& reference_binary, bool hints, double shrink_budget_ms);
 
+// The stored result for `key`, marked used now; nullopt when there is none
+// or it cannot be read.
 std::optional<ProblemResult> load_cached_result(const Paths& paths, const std::string& key);
 
 // Stores `result` unless it depends on timing (a time or memory limit
-// verdict in any case), which a rerun should measure again.
+// verdict in any case), which a rerun should measure again; then removes
+// the least recently used results past their share of the cache's bound
+// (util/cache_bound.hpp: an eighth of JUDGE_CACHE_MAX_MB).
 void store_cached_result(const Paths& paths, const std::string& key, const ProblemResult& result);
 
 }  // namespace judge

@@ -15,9 +15,13 @@ std::string framed(std::string_view payload) {
 }
 
 Request::Request(std::string op, const nlohmann::json& args) : op_(std::move(op)) {
-  std::vector<std::uint8_t> body =
-      nlohmann::json::to_cbor(nlohmann::json{{"op", op_}, {"args", with_typed_arrays(args)}});
-  frame_ = framed(std::string_view(reinterpret_cast<const char*>(body.data()), body.size()));
+  // Written after room for the length, into a string: the library appends
+  // to a string in one step, to a vector a byte at a time (tens of
+  // milliseconds for a request of 262,144 numbers).
+  frame_.assign(4, '\0');
+  nlohmann::json::to_cbor(nlohmann::json{{"op", op_}, {"args", with_typed_arrays(args)}}, frame_);
+  const std::uint32_t size = static_cast<std::uint32_t>(frame_.size() - 4);
+  for (int i = 0; i < 4; ++i) frame_[static_cast<std::size_t>(i)] = static_cast<char>(size >> (8 * i));
   reply_limit_ = kReplyBaseBytes + kReplyPerRequestByte * frame_.size();
 }
 

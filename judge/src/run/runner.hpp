@@ -106,10 +106,10 @@ class Runner {
   CallResult call(const std::string& op, const nlohmann::json& args, int time_limit_ms) {
     return call(Request(op, args), time_limit_ms);
   }
-  // Ends the runner's process, if one runs, so that the next call is served
-  // by a fresh one: nothing the code kept from earlier calls (a static, a
-  // memo, a generator) survives it.
-  virtual void restart() = 0;
+  // Ends the runner; the next call starts it again. For a caller that found
+  // a reply malformed: what the runner writes next would be taken for the
+  // next call's reply. Does nothing in a runner without a process (a fake).
+  virtual void stop() {}
 };
 
 // A request's frame: 4 bytes of little-endian length, then `payload`.

@@ -18,6 +18,7 @@
 #include <optional>
 #include <random>
 
+#include "run/reply.hpp"
 #include "run/wire_format.hpp"
 #include "sandbox/machine_load.hpp"
 #include "sandbox/sandbox.hpp"
@@ -121,24 +122,6 @@ std::optional<json> decode_reply(const std::string& incoming, std::size_t frame_
   return std::nullopt;
 }
 
-// A decoded reply as the outcome of the call.
-void read_reply(json& reply, CallResult* result) {
-  if (reply.contains("value")) {
-    result->outcome = CallResult::Outcome::kValue;
-    result->value = std::move(reply["value"]);
-  } else if (reply.contains("exception")) {
-    result->outcome = CallResult::Outcome::kException;
-    result->exception_kind = reply.value("exception", "");
-    result->exception_type = reply.value("type", "");
-    result->what = reply.value("what", "");
-  } else {
-    result->outcome = CallResult::Outcome::kHarnessError;
-    result->detail = reply.value("harness_error", "reply without a value");
-  }
-  if (result->outcome != CallResult::Outcome::kHarnessError && reply.contains("changed_inputs"))
-    result->changed_inputs = std::move(reply["changed_inputs"]);
-}
-
 // The size a complete frame header announces; nullopt before 4 bytes.
 std::optional<std::uint32_t> announced_size(const std::string& incoming) {
   if (incoming.size() < 4) return std::nullopt;
@@ -152,8 +135,9 @@ std::optional<std::uint32_t> announced_size(const std::string& incoming) {
 // output, and ends in a CallResult however the runner behaves.
 class RunnerSession::Exchange {
  public:
-  Exchange(RunnerSession& session, const Request& request, int time_limit_ms)
+  Exchange(RunnerSession& session, const Request& request, int time_limit_ms, int backstop_factor)
       : session_(session),
+        backstop_factor_(backstop_factor),
         request_(request),
         outgoing_(request.frame()),
         printed_(kKeptOutputBytes),
@@ -223,7 +207,7 @@ class RunnerSession::Exchange {
     double grace = session_.ready_ ? 0 : session_.limits_.startup_grace_ms;
     if (idle_ms_ > time_limit_ms_ * kIdleClockFactor + grace) return idle_too_long();
     double wall = std::chrono::duration<double, std::milli>(Clock::now() - limits_start_).count();
-    if (wall > time_limit_ms_ * kClockBackstopFactor + grace) return starved(cpu, wall);
+    if (wall > time_limit_ms_ * backstop_factor_ + grace) return starved(cpu, wall);
     return std::nullopt;
   }
 
@@ -246,10 +230,9 @@ class RunnerSession::Exchange {
     }
     std::string problem;
     std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
-    if (!reply) return malformed(problem);
+    if (!reply || !read_reply(*reply, &result_, &problem)) return malformed(problem);
     child().drain(&printed_, &printed_);
     result_.output = with_dropped_note(printed_);
-    read_reply(*reply, &result_);
     return std::move(result_);
   }
 
@@ -381,7 +364,7 @@ class RunnerSession::Exchange {
   }
 
   CallResult malformed(const std::string& what_happened) {
-    CallResult result = died(what_happened);
+    CallResult result = died(malformed_reply(what_happened));
     result.outcome = CallResult::Outcome::kMalformed;
     return result;
   }
@@ -408,6 +391,7 @@ class RunnerSession::Exchange {
   }
 
   RunnerSession& session_;
+  int backstop_factor_;  // times the time limit the clock allows before the call is starved
   const Request& request_;
   const std::string& outgoing_;
   std::size_t sent_ = 0;
@@ -530,12 +514,7 @@ void RunnerSession::stop() {
   kill_runner();
 }
 
-void RunnerSession::restart() {
-  stop();
-  start_early();
-}
-
-CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {
+CallResult RunnerSession::attempt(const Request& request, int time_limit_ms, int backstop_factor) {
   if (!child_) {
     std::string error;
     if (!start(&error)) {
@@ -545,18 +524,19 @@ CallResult RunnerSession::attempt(const Request& request, int time_limit_ms) {
       return result;
     }
   }
-  return Exchange(*this, request, time_limit_ms).run();
+  return Exchange(*this, request, time_limit_ms, backstop_factor).run();
 }
 
 CallResult RunnerSession::call(const Request& request, int time_limit_ms) {
   {
     WorkGate::Shared shared;
-    CallResult result = attempt(request, time_limit_ms);
+    CallResult result = attempt(request, time_limit_ms, kCallBackstopFactor);
     if (result.outcome != CallResult::Outcome::kStarved) return result;
   }
-  // Starved by a busy machine: once more, with nothing else of this judge running.
+  // Starved by a busy machine: once more, with nothing else of this judge
+  // running, and longer.
   WorkGate::Alone alone;
-  return attempt(request, time_limit_ms);
+  return attempt(request, time_limit_ms, kCallBackstopFactor * kAloneBackstopScale);
 }
 
 }  // namespace judge

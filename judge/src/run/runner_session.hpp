@@ -25,10 +25,10 @@ class RunnerSession : public Runner {
 
   // Sends one request and waits for its reply. `time_limit_ms` (times the
   // limits' time scale) is CPU time, the runner's whole; by the clock the
-  // call may take twice that apart from time spent waiting for a CPU, and
-  // five times that in all (sandbox/machine_load.hpp). A call the machine
-  // starved until then is tried once more alone (WorkGate::Alone), and
-  // comes back kStarved only if that starves too. Starts the runner if it
+  // call may spend twice that asleep or blocked, and kCallBackstopFactor
+  // times that in all (sandbox/machine_load.hpp). A call the machine
+  // starved until then is tried once more alone (WorkGate::Alone) with a
+  // longer backstop, and comes back kStarved only if that starves too. Starts the runner if it
   // is not running (again after a crash or a kill).
   CallResult call(const Request& request, int time_limit_ms) override;
   using Runner::call;
@@ -39,10 +39,7 @@ class RunnerSession : public Runner {
   void start_early();
 
   // Asks the runner to exit and reaps it; kills it if it does not comply.
-  void stop();
-
-  // stop(), then start_early(): the next call gets a fresh process.
-  void restart() override;
+  void stop() override;
 
   // Safe from another thread: kills the runner (a call in progress then
   // ends as if it had died) and refuses to start another, for a session
@@ -56,7 +53,7 @@ class RunnerSession : public Runner {
 
  private:
   class Exchange;
-  CallResult attempt(const Request& request, int time_limit_ms);
+  CallResult attempt(const Request& request, int time_limit_ms, int backstop_factor);
   bool start(std::string* error);
   void kill_runner();
 

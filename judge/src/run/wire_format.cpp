@@ -8,6 +8,7 @@
 #include <cstring>
 #include <judge_harness/channel_cbor.hpp>
 #include <judge_harness/protocol.hpp>
+#include <judge_harness/utf8.hpp>
 #include <limits>
 
 namespace judge {
@@ -49,7 +50,35 @@ json packed(const json& list, std::uint8_t tag) {
   return json::binary(std::move(bytes), tag);
 }
 
+// `numbers` copied into one byte string with the given tag.
+template <typename T>
+json raw_packed(const std::vector<T>& numbers, std::uint8_t tag) {
+  const auto* first = reinterpret_cast<const std::uint8_t*>(numbers.data());
+  return json::binary(json::binary_t::container_type(first, first + numbers.size() * sizeof(T)), tag);
+}
+
+// True when every text string of `value`, map keys included, is valid
+// UTF-8. The reader bounds the nesting, so the recursion is bounded too.
+bool all_text_valid(const json& value) {
+  if (value.is_string()) return judge_harness::is_valid_utf8(value.get_ref<const json::string_t&>());
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items())
+      if (!judge_harness::is_valid_utf8(key) || !all_text_valid(item)) return false;
+    return true;
+  }
+  if (value.is_array())
+    for (const json& item : value)
+      if (!all_text_valid(item)) return false;
+  return true;
+}
+
 }  // namespace
+
+json typed_array(const std::vector<double>& numbers) { return raw_packed(numbers, judge_harness::kFloat64ArrayTag); }
+
+json typed_array(const std::vector<std::int64_t>& numbers) {
+  return raw_packed(numbers, judge_harness::kInt64ArrayTag);
+}
 
 json with_typed_arrays(const json& value) {
   if (value.is_object()) {
@@ -81,8 +110,12 @@ void free_number_lists(json* value) {
 }
 
 bool decode_from_wire(std::string_view payload, json* value, std::string* problem) {
-  return judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kExpand, value,
-                                            problem);
+  if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kExpand, value,
+                                          problem))
+    return false;
+  if (all_text_valid(*value)) return true;
+  *problem = "a text string that is not valid UTF-8";
+  return false;
 }
 
 }  // namespace judge

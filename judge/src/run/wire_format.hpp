@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace judge {
 
@@ -14,11 +15,18 @@ namespace judge {
 // or of int64-sized integers is a typed array, ready for to_cbor.
 nlohmann::json with_typed_arrays(const nlohmann::json& value);
 
+// `numbers` as the channel's typed array (float64 or sint64), which
+// to_cbor writes as it is and with_typed_arrays passes through: for a list
+// made in bulk, without a JSON number per entry.
+nlohmann::json typed_array(const std::vector<double>& numbers);
+nlohmann::json typed_array(const std::vector<std::int64_t>& numbers);
+
 // Decodes a frame's CBOR payload, typed arrays back into lists of numbers
 // (judge_harness/channel_cbor.hpp). False, with *problem saying why, when
 // the payload is not what either side of the channel writes: a byte string
 // that is not a float64 or sint64 typed array, an indefinite length,
-// nesting beyond judge_harness::kMaxChannelDepth, trailing bytes.
+// nesting beyond judge_harness::kMaxChannelDepth, trailing bytes, a text
+// string (or map key) that is not valid UTF-8 (judge_harness/utf8.hpp).
 bool decode_from_wire(std::string_view payload, nlohmann::json* value, std::string* problem);
 
 // Empties the lists of plain numbers (or strings, booleans, nulls) in

@@ -14,8 +14,8 @@
 
 namespace judge {
 namespace {
-LimitedResult run_once(SpawnSpec spec, const CompileLimits& limits, std::size_t output_cap,
-                       const CancelSignal* cancel) {
+LimitedResult run_once(SpawnSpec spec, const CompileLimits& limits, std::size_t output_cap, const CancelSignal* cancel,
+                       int backstop_factor) {
   spec.max_processes = limits.max_processes;
   spec.cpu_seconds = limits.seconds;  // per process, from the kernel: a backstop to the cgroup's count
   spec.file_size_bytes = limits.file_size_bytes;
@@ -32,7 +32,7 @@ LimitedResult run_once(SpawnSpec spec, const CompileLimits& limits, std::size_t 
   auto over_cpu = [&] { return cgroup_cpu_ms() > cpu_limit_ms; };
   LimitedResult result;
   auto started = std::chrono::steady_clock::now();
-  result.command = run_command(spec, limits.seconds * 1000 * kClockBackstopFactor, output_cap, cancel,
+  result.command = run_command(spec, limits.seconds * 1000 * backstop_factor, output_cap, cancel,
                                cgroup ? std::function<bool()>(over_cpu) : std::function<bool()>());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // The outer process's count holds every process below it once reaped.
@@ -48,11 +48,11 @@ LimitedResult run_limited(const SpawnSpec& spec, const CompileLimits& limits, st
                           const CancelSignal* cancel) {
   {
     WorkGate::Shared shared;
-    LimitedResult result = run_once(spec, limits, output_cap, cancel);
+    LimitedResult result = run_once(spec, limits, output_cap, cancel, kCompileBackstopFactor);
     if (!result.starved) return result;
   }
   WorkGate::Alone alone;
-  return run_once(spec, limits, output_cap, cancel);
+  return run_once(spec, limits, output_cap, cancel, kCompileBackstopFactor * kAloneBackstopScale);
 }
 
 }  // namespace judge

@@ -2,12 +2,13 @@
 // cgroup with a process cap (or, where there is none, an address-space
 // limit of twice the memory), CPU time (the cgroup's whole count where
 // there is one, and per process), a file size limit, and a clock backstop
-// kClockBackstopFactor times the CPU limit. The compiler, and addr2line on
+// kCompileBackstopFactor times the CPU limit. The compiler, and addr2line on
 // a learner's runner, run so: both read bytes a learner's file made.
 //
 // A command stopped by the backstop having used less than its CPU time was
 // starved by a busy machine (sandbox/machine_load.hpp): it runs once more,
-// alone, and is reported starved only if that starves too.
+// alone and with a backstop kAloneBackstopScale times longer, and is
+// reported starved only if that starves too.
 #pragma once
 
 #include <cstddef>

@@ -54,7 +54,12 @@ bool runnable(pid_t pid);
 std::string describe_machine_load();
 
 // How many times its CPU limit a piece of work may take by the clock
-// before it is stopped as starved.
-inline constexpr int kClockBackstopFactor = 5;
+// before it is stopped as starved: a runner's call, a compile; and the
+// same when it is tried again alone, where it waits three times longer
+// (only the machine's other work is beside it then, and it is the last
+// chance before a judge fault).
+inline constexpr int kCallBackstopFactor = 10;
+inline constexpr int kCompileBackstopFactor = 5;
+inline constexpr int kAloneBackstopScale = 3;
 
 }  // namespace judge

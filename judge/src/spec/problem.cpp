@@ -137,9 +137,10 @@ void read_case_input(const MapReader& reader, const std::string& file, const Ope
   if (!reader.has("then")) return;
   YAML::Node then = reader.get("then");
   if (!rules.takes_then(*test))
-    fail_at(file, then, fmt::format("key 'then': check '{}' makes one call's worth of requests; only check 'sequence' "
-                                    "takes more calls",
-                                    test->check));
+    fail_at(file, then,
+            fmt::format("key 'then': check '{}' makes one call's worth of requests; only check 'sequence' "
+                        "takes more calls",
+                        test->check));
   if (!then.IsSequence() || then.size() == 0) fail_at(file, then, "key 'then': expected a list of inputs");
   for (std::size_t i = 0; i < then.size(); ++i)
     test->then.push_back(read_input(then[i], fmt::format("call {} of case '{}' (then[{}])", i + 2, test->name, i)));

@@ -49,7 +49,7 @@ struct TestCase {
   std::string note;  // what the case tests
   bool hidden = false;
   std::string op;
-  nlohmann::json input;                  // a map of argument name to value (generators already expanded)
+  nlohmann::json input;  // a map of argument name to value (generators already expanded)
   // `then`: the inputs of more calls after `input`, in order, each a map
   // like `input` (a `sequence` case: docs/problem-format.md).
   std::vector<nlohmann::json> then;

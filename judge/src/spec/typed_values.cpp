@@ -2,11 +2,13 @@
 #include "spec/typed_values.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
 
 #include "spec/yaml_reader.hpp"
+#include "util/errors.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -116,16 +118,18 @@ std::vector<double> generate_values(const json& description) {
   return values;
 }
 
+// Uniform integers in [low, high], both included.
+std::vector<std::int64_t> generate_integers(const json& description) {
+  SplitMix64 stream(description["seed"].get<std::uint64_t>());
+  double low = description["low"], high = description["high"];
+  std::vector<std::int64_t> values(description["n"].get<std::size_t>());
+  for (std::int64_t& v : values)
+    v = static_cast<std::int64_t>(low) + static_cast<std::int64_t>((high - low + 1) * stream.uniform01());
+  return values;
+}
+
 json expand(const json& description) {
-  if (description.value("integers", false)) {
-    // Uniform integers in [low, high], both included.
-    SplitMix64 stream(description["seed"].get<std::uint64_t>());
-    double low = description["low"], high = description["high"];
-    std::vector<std::int64_t> values(description["n"].get<std::size_t>());
-    for (std::int64_t& v : values)
-      v = static_cast<std::int64_t>(low) + static_cast<std::int64_t>((high - low + 1) * stream.uniform01());
-    return json(values);
-  }
+  if (description.value("integers", false)) return json(generate_integers(description));
   std::vector<double> values = generate_values(description);
   if (!description.contains("rows")) return json(values);
   std::size_t rows = description["rows"], cols = description["cols"];
@@ -207,6 +211,71 @@ json input_as_written(const json& input) {
   for (auto& [name, value] : out.items())
     if (is_generated(value)) value = json(value[kGeneratedKey]);
   return out;
+}
+
+namespace {
+bool seeded(const json& value) { return is_generated(value) && value[kGeneratedKey].contains("seed"); }
+
+// The value at `path` (members joined by '.') of `input`; null when there
+// is none or it is not an unsigned integer. Json is json or const json.
+template <typename Json>
+Json* seed_at(Json& input, const std::string& path) {
+  Json* at = &input;
+  for (std::size_t start = 0; start <= path.size();) {
+    std::size_t end = std::min(path.find('.', start), path.size());
+    std::string member = path.substr(start, end - start);
+    if (!at->is_object() || !at->contains(member)) return nullptr;
+    at = &(*at)[member];
+    start = end + 1;
+  }
+  return at->is_number_unsigned() || (at->is_number_integer() && at->template get<std::int64_t>() >= 0) ? at : nullptr;
+}
+}  // namespace
+
+std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t variant) {
+  if (variant == 0) return seed;
+  // An odd multiplier makes distinct variants distinct states, and
+  // splitmix64's output is a bijection of its state.
+  return SplitMix64(seed ^ (variant * 0xd1b54a32d192ed03ull)).next();
+}
+
+json input_variant(const json& input, std::uint64_t variant, const std::vector<std::string>& reseeded) {
+  json out = input;
+  if (variant == 0 || !out.is_object()) return out;
+  for (auto& [name, value] : out.items())
+    if (seeded(value)) {
+      json& seed = value[kGeneratedKey]["seed"];
+      seed = derived_seed(seed.get<std::uint64_t>(), variant);
+    }
+  for (const std::string& path : reseeded) {
+    json* seed = seed_at(out, path);
+    if (!seed) throw SpecError{fmt::format("'{}' names no unsigned integer of the case's input", path)};
+    *seed = derived_seed(seed->get<std::uint64_t>(), variant);
+  }
+  return out;
+}
+
+std::optional<GeneratedList> generated_list(const json& value) {
+  if (!is_generated(value) || value[kGeneratedKey].contains("rows")) return std::nullopt;
+  const json& description = value[kGeneratedKey];
+  GeneratedList list;
+  list.integers = description.value("integers", false);
+  if (list.integers)
+    list.ints = generate_integers(description);
+  else
+    list.doubles = generate_values(description);
+  return list;
+}
+
+bool names_a_seed(const json& input, const std::string& path) { return seed_at(input, path) != nullptr; }
+
+bool has_seeds_to_vary(const json& input, const std::vector<std::string>& reseeded) {
+  if (!input.is_object()) return false;
+  for (const std::string& path : reseeded)
+    if (names_a_seed(input, path)) return true;
+  for (const auto& [name, value] : input.items())
+    if (seeded(value)) return true;
+  return false;
 }
 
 json materialize_input(const json& input) {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <optional>
 
+#include "spec/yaml_duplicate_keys.hpp"
 #include "spec/yaml_syntax_error.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"
@@ -41,7 +42,9 @@ YAML::Node load_yaml_file(const std::string& path) {
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& place) {
   try {
-    return YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
+    check_duplicate_keys(place, root);
+    return root;
   } catch (const YAML::ParserException& e) {
     throw SpecError{describe_yaml_syntax_error(place, text, e)};
   }

@@ -13,13 +13,13 @@
 
 namespace judge {
 
-// Parses `path`; a syntax error or an unreadable file throws SpecError
-// (a syntax error's message shows the line and a caret:
-// yaml_syntax_error.hpp).
+// Parses `path`; a syntax error, a key repeated within a mapping
+// (yaml_duplicate_keys.hpp) or an unreadable file throws SpecError (a
+// syntax error's message shows the line and a caret: yaml_syntax_error.hpp).
 YAML::Node load_yaml_file(const std::string& path);
 
 // Parses `text`, which messages call `place` ("--input"); a syntax error
-// throws SpecError as load_yaml_file's does.
+// or a repeated key throws SpecError as load_yaml_file's does.
 YAML::Node load_yaml_text(const std::string& text, const std::string& place);
 
 // Throws SpecError("file:line:column: message") at `node`'s position.

@@ -1,12 +1,14 @@
 // Content fingerprints for cache keys: SHA-256 (OpenSSL's libcrypto) over
 // everything that decides a cached runner or result, so that no crafted
-// input can collide with another's key.
+// input can collide with another's key; and HMAC-SHA-256 for sealing what
+// the judge stores where others could edit it.
 #pragma once
 
 #include <openssl/evp.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +17,19 @@ namespace judge {
 // FNV-1a, 64 bits: a stable, fast, non-cryptographic hash of `bytes`, for
 // seeds derived from names. Never a cache key.
 std::uint64_t fnv1a_64(std::string_view bytes);
+
+// HMAC-SHA-256 (RFC 2104) of `message` under `key`, as 64 hexadecimal
+// digits. Throws JudgeFault when OpenSSL fails.
+std::string hmac_sha256_hex(std::string_view key, std::string_view message);
+
+// Whether two strings are equal, in a time that depends on their length
+// only (for comparing a seal with the one expected).
+bool equal_in_constant_time(std::string_view a, std::string_view b);
+
+// The SHA-256 (32 raw bytes) of the first `bytes` bytes of the open file
+// `fd`, read with pread from its start; nullopt when the file holds fewer
+// or cannot be read.
+std::optional<std::string> sha256_of_file_start(int fd, std::uint64_t bytes);
 
 class Fingerprint {
  public:

@@ -110,7 +110,8 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width) 
   return lines;
 }
 
-std::string terminal_safe(std::string_view text) {
+namespace {
+std::string escape_for_terminal(std::string_view text, bool keep_newline_and_tab) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t at = 0; at < text.size();) {
@@ -120,7 +121,7 @@ std::string terminal_safe(std::string_view text) {
     const bool invalid = code == 0xfffd && text.substr(start, at - start) != "\xef\xbf\xbd";
     if (invalid) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
-    } else if ((code < 0x20 && code != '\n' && code != '\t') || code == 0x7f) {
+    } else if ((code < 0x20 && !(keep_newline_and_tab && (code == '\n' || code == '\t'))) || code == 0x7f) {
       out += fmt::format("\\x{:02x}", code);
     } else if ((code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) ||
                (code >= 0x2066 && code <= 0x2069)) {
@@ -131,6 +132,11 @@ std::string terminal_safe(std::string_view text) {
   }
   return out;
 }
+}  // namespace
+
+std::string terminal_safe(std::string_view text) { return escape_for_terminal(text, true); }
+
+std::string terminal_safe_line(std::string_view text) { return escape_for_terminal(text, false); }
 
 std::string fit_characters(const std::string& line, std::size_t width) {
   if (character_count(line) <= width) return line;

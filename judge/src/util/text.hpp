@@ -53,6 +53,11 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 // move the cursor, recolour, rewrite a line nor reach the clipboard.
 std::string terminal_safe(std::string_view text);
 
+// terminal_safe() for what must stay on its own line, such as a
+// submission's file name in a line of progress: newline and tab are
+// written \x0a and \x09 as well, so a name cannot start a line of its own.
+std::string terminal_safe_line(std::string_view text);
+
 // `line` cut to `width` characters, with "..." at its end when cut.
 std::string fit_characters(const std::string& line, std::size_t width);
 
