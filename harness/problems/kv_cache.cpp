@@ -2,7 +2,8 @@
 //
 // Ops that call the learner's code:
 //   attention_steps   T steps on one fresh cache; every step's output (T rows)
-//   cache_state       the same T steps; then the cache's length and rows
+//   cache_state       the same T steps; then the cache's length, its rows
+//                     before length and its rows from length on
 //   invalid_call      T valid steps, then one invalid call: whether it threw
 //                     std::invalid_argument, and whether the cache is unchanged
 //   step_cost         a batch of steps at one cache length, for the judge to time
@@ -62,7 +63,10 @@ Value cache_state_op(const Value& args) {
       .set("keys_shape", support::shape(cache.keys.rows(), cache.keys.cols()))
       .set("values_shape", support::shape(cache.values.rows(), cache.values.cols()))
       .set("stored_keys", support::leading_rows(cache.keys, length))
-      .set("stored_values", support::leading_rows(cache.values, length));
+      .set("stored_values", support::leading_rows(cache.values, length))
+      // Zero-filled when the cache was made; no valid call writes there.
+      .set("keys_beyond_length", support::rows_from(cache.keys, length))
+      .set("values_beyond_length", support::rows_from(cache.values, length));
 }
 
 // T valid steps (the rows of q, k, v), then one invalid call with
