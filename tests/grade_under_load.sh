@@ -92,6 +92,17 @@ for dir in "$source"/solutions/*/; do
     changed=1
     echo "$problem: verdicts changed under load (load average $load, $count submissions):"
     echo "$differences" | sed 's/^/  /'
+    # What each changed submission was told, in both runs.
+    for name in $(echo "$differences" | awk '/^[<>]/ { print $2 }' | sort -u); do
+      for run in quiet loaded; do
+        python3 -c "
+import json, sys
+for row in json.load(open(sys.argv[1]))['submissions']:
+    if row['submission'] == sys.argv[2]:
+        print('  ' + sys.argv[3] + ' ' + sys.argv[2] + ': ' + str(row.get('first_failing_case')) + ': ' + str(row.get('message', ''))[:600])
+" "$work/$problem/$run/summary.json" "$name" "$run"
+      done
+    done
   else
     echo "$problem: $count verdicts the same under load (load average $load)"
   fi

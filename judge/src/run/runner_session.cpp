@@ -168,6 +168,7 @@ class RunnerSession::Exchange {
     if (cpu_start_ms_ < 0 && !session_.ready_) cpu_start_ms_ = 0;
     pid_t program = child().program_pid();
     queued_start_ms_ = program > 0 ? queued_ms_of(program) : -1;
+    own_queued_start_ms_ = queued_ms_of_this_thread();
   }
 
   // The runner's CPU time since the limits started; 0 when unknown.
@@ -177,11 +178,16 @@ class RunnerSession::Exchange {
   }
 
   // How long the runner's threads waited for a CPU since the limits
-  // started, by the kernel's count (exact for a call that ran at all).
+  // started, by the kernel's count (exact for a call that ran at all), and
+  // this thread too: a reply that waits for the judge to get a CPU and
+  // read it is the machine's time as well.
   double queued_ms() {
     pid_t program = child().program_pid();
     double now = program > 0 ? queued_ms_of(program) : -1;
-    return queued_start_ms_ >= 0 && now >= queued_start_ms_ ? now - queued_start_ms_ : 0;
+    double runner = queued_start_ms_ >= 0 && now >= queued_start_ms_ ? now - queued_start_ms_ : 0;
+    double own_now = queued_ms_of_this_thread();
+    double own = own_queued_start_ms_ >= 0 && own_now >= own_queued_start_ms_ ? own_now - own_queued_start_ms_ : 0;
+    return runner + own;
   }
 
   // Adds the time since the last sample to idle_ms_ when no thread of the
@@ -301,8 +307,9 @@ class RunnerSession::Exchange {
   }
 
   CallResult closed() {
-    // Give the process a moment to finish dying so we can say how it ended.
-    for (int i = 0; i < 200 && !child().poll_exited(); ++i) usleep(1000);
+    // Give the process time to finish dying so we can say how it ended: on
+    // a busy machine its exit (and its namespace's) may wait for a CPU.
+    for (int i = 0; i < 5000 && !child().poll_exited(); ++i) usleep(1000);
     if (child().poll_exited()) return died(fmt::format("the runner {} before replying", describe_exit(child().wait())));
     return died("the runner closed the judge's channel before replying");
   }
@@ -405,6 +412,7 @@ class RunnerSession::Exchange {
   double idle_ms_ = 0;              // asleep or blocked since limits_start_, sampled
   double cpu_start_ms_ = -1;        // the runner's CPU time then; -1 when unknown
   double queued_start_ms_ = -1;     // its threads' time waiting for a CPU then; -1 when unknown
+  double own_queued_start_ms_ = -1; // this thread's, the same way
   bool channel_closed_ = false;
   bool stdout_open_ = true, stderr_open_ = true;  // the learner may close them
 };

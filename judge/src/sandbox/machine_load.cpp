@@ -45,9 +45,11 @@ WorkGate::Alone::Alone() {
   gate_changed.wait(lock, [&] { return !alone_running && shared_holders == own; });
   --alone_waiting;
   alone_running = true;
+  ++shared_depth;  // work this thread starts inside its retry runs, not waits on itself
 }
 
 WorkGate::Alone::~Alone() {
+  --shared_depth;
   std::lock_guard<std::mutex> lock(gate_mutex);
   alone_running = false;
   gate_changed.notify_all();
@@ -66,6 +68,12 @@ double queued_ms_of(pid_t pid) {
     }
   }
   return any ? total_ns / 1e6 : -1;
+}
+
+double queued_ms_of_this_thread() {
+  std::istringstream fields(read_file_or_empty("/proc/thread-self/schedstat"));
+  double running_ns = 0, waiting_ns = 0;
+  return fields >> running_ns >> waiting_ns ? waiting_ns / 1e6 : -1;
 }
 
 bool runnable(pid_t pid) {

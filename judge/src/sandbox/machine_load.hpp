@@ -43,6 +43,9 @@ class WorkGate {
 // where the kernel does not say. The kernel adds a wait when the thread
 // next runs: a thread starved outright shows none yet.
 double queued_ms_of(pid_t pid);
+// The same for the calling thread alone (/proc/thread-self/schedstat): the
+// judge's own wait for a CPU before it reads a reply; -1 where unknown.
+double queued_ms_of_this_thread();
 
 // Whether any thread of process `pid` is running or runnable (waiting for
 // a CPU), rather than asleep or blocked: state R in /proc/PID/task/*/stat.
