@@ -108,7 +108,9 @@ class Runner {
   }
   // Ends the runner; the next call starts it again. For a caller that found
   // a reply malformed: what the runner writes next would be taken for the
-  // next call's reply. Does nothing in a runner without a process (a fake).
+  // next call's reply; and for check 'sequence', whose later calls need a
+  // process that kept nothing from earlier ones. Does nothing in a runner
+  // without a process (a fake).
   virtual void stop() {}
 };
 
