@@ -1,5 +1,6 @@
-// Accepted: computes log(sum of exp(scores)) stably once per head and then
-// each weight as exp(score - logsumexp), without a separate division.
+// Accepted: computes log(sum of exp(score - max)) once per head and then
+// each weight as exp((score - max) - log_sum), without a separate division.
+// (score - (max + log_sum)) would round log_sum away for scores near 1e16.
 // Validates with a helper and writes the new row with Eigen's segment
 // assignments per KV head.
 #pragma once
@@ -40,9 +41,9 @@ inline Eigen::VectorXd attention_step(KVCache& cache, const Eigen::VectorXd& q, 
     const int g = h / (n_heads / kv);
     for (int j = 0; j < cache.length; ++j) s(j) = scale * cache.keys.row(j).segment(g * d, d).dot(q.segment(h * d, d));
     const double m = s.maxCoeff();
-    const double lse = m + std::log((s.array() - m).exp().sum());
+    const double log_sum = std::log((s.array() - m).exp().sum());
     for (int j = 0; j < cache.length; ++j)
-      out.segment(h * d, d) += std::exp(s(j) - lse) * cache.values.row(j).segment(g * d, d).transpose();
+      out.segment(h * d, d) += std::exp((s(j) - m) - log_sum) * cache.values.row(j).segment(g * d, d).transpose();
   }
   return out;
 }

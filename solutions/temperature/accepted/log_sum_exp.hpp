@@ -1,5 +1,7 @@
 // Accepted: normalizes in log space. log p_i = z_i / T - logsumexp(z / T),
-// with the log-sum-exp computed stably around the largest scaled logit.
+// with the log-sum-exp computed stably around the largest scaled logit m
+// and kept as m and log(sum) apart: (s - m) - log(sum), never s - (m +
+// log(sum)), whose sum rounds log(sum) away when m is near 1e16.
 #pragma once
 
 #include <cmath>
@@ -26,10 +28,10 @@ inline std::vector<double> softmax_with_temperature(const std::vector<double>& l
 
   double sum = 0.0;
   for (double s : scaled) sum += std::exp(s - m);
-  const double lse = m + std::log(sum);
+  const double log_sum = std::log(sum);
 
   std::vector<double> out;
   out.reserve(scaled.size());
-  for (double s : scaled) out.push_back(std::exp(s - lse));
+  for (double s : scaled) out.push_back(std::exp((s - m) - log_sum));
   return out;
 }

@@ -1,5 +1,6 @@
-// Accepted top_p: probabilities in log space. log_softmax(z) = z - lse
-// with lse = max + log(sum exp(z - max)), each probability exp(z - lse),
+// Accepted top_p: probabilities in log space. log_softmax(z) = (z - max) -
+// log(sum exp(z - max)), kept in that order (z - (max + log(sum)) would
+// round log(sum) away for logits near 1e16), each probability its exp,
 // the nucleus renormalized by subtracting log(kept mass). The sampler is
 // Gumbel-max: one Gumbel draw per kept token, in id order, and the token
 // of the largest log-probability plus noise wins.
@@ -30,10 +31,12 @@ inline std::vector<double> nucleus_log_probs(const std::vector<double>& logits, 
   const double max_logit = *std::max_element(logits.begin(), logits.end());
   double scaled_sum = 0.0;
   for (double z : logits) scaled_sum += std::exp(z - max_logit);
-  const double log_total = max_logit + std::log(scaled_sum);
+  const double log_sum = std::log(scaled_sum);
+  std::vector<double> log_softmax(n);
+  for (std::size_t i = 0; i < n; ++i) log_softmax[i] = (logits[i] - max_logit) - log_sum;
 
   std::vector<double> probs(n);
-  for (std::size_t i = 0; i < n; ++i) probs[i] = std::exp(logits[i] - log_total);
+  for (std::size_t i = 0; i < n; ++i) probs[i] = std::exp(log_softmax[i]);
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
@@ -47,7 +50,7 @@ inline std::vector<double> nucleus_log_probs(const std::vector<double>& logits, 
   std::vector<double> result(n, -std::numeric_limits<double>::infinity());
   for (std::size_t r = 0; r < kept; ++r) {
     const int id = order[r];
-    if (probs[id] > 0.0) result[id] = (logits[id] - log_total) - log_kept_mass;
+    if (probs[id] > 0.0) result[id] = log_softmax[id] - log_kept_mass;
   }
   return result;
 }
