@@ -52,9 +52,13 @@ class FakeRunner : public Runner {
     }
     return reply;
   }
-  void stop() override { ++stops; }
+  void stop() override {
+    ++stops;
+    if (on_stop) on_stop();
+  }
   int calls = 0;
   int stops = 0;
+  std::function<void()> on_stop;  // what a fresh process forgets
 
  private:
   Reply reply_;
@@ -119,8 +123,7 @@ struct Fixture {
     EXPECT_FALSE(unsuitable) << *unsuitable;
     // As the judge runs a case: its generated inputs expanded, its input as
     // written at hand.
-    TestCase expanded = test;
-    expanded.input = materialize_input(test.input);
+    TestCase expanded = with_inputs_expanded(test);
     CheckContext context{problem, expanded, learner,
                          [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
     context.written_input = &test.input;
@@ -159,6 +162,59 @@ TEST(ValuesChecker, AWrongEntryIsAWrongAnswerNamingItsIndex) {
   EXPECT_EQ(result.failure_kind, "value");
   EXPECT_EQ(result.returned, json({0.5, 0.3}));
   EXPECT_EQ(result.message.rfind("index 1: expected 0.25, got 0.3", 0), 0u) << result.message;
+}
+
+// What the harness reports when the learner's code wrote 0.5 over entry 1
+// of its input `xs` (judge_harness/input_watch.hpp).
+CallResult with_xs_changed(CallResult call) {
+  call.changed_inputs =
+      json::array({{{"input", "xs"}, {"matrix", false}, {"entry", {1, 0}}, {"was", 2.0}, {"now", 0.5}}});
+  return call;
+}
+
+TEST(ValuesChecker, AChangedInputIsAWrongAnswerNamingItEvenWhenTheValueIsRight) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0, 2.0}}};
+  f.test.expect = json{0.5, 0.25};
+  FakeRunner learner([](const std::string&, const json&) { return with_xs_changed(value({0.5, 0.25})); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "changed_input:xs");
+  EXPECT_EQ(result.message,
+            "changed its input 'xs', which it receives by const reference: entry 1 was 2, is now 0.5; a solution "
+            "must leave its inputs as they were (copy one first to change it)");
+}
+
+TEST(ValuesChecker, AChangedInputFailsAnExpectedExceptionAndNamesAMatrixEntryOrAShape) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expects_invalid_argument = true;
+  FakeRunner learner([](const std::string&, const json&) {
+    CallResult call = thrown("invalid_argument", "std::invalid_argument", "bad");
+    call.changed_inputs =
+        json::array({{{"input", "q"}, {"matrix", true}, {"entry", {2, 1}}, {"was", 1.0}, {"now", -1.0}}});
+    return call;
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "changed_input:q");
+  EXPECT_EQ(result.message.rfind("changed its input 'q', which it receives by const reference: entry (2, 1) was 1, is "
+                                 "now -1;",
+                                 0),
+            0u)
+      << result.message;
+
+  FakeRunner resized([](const std::string&, const json&) {
+    CallResult call = thrown("invalid_argument", "std::invalid_argument", "bad");
+    call.changed_inputs =
+        json::array({{{"input", "xs"}, {"matrix", false}, {"shape_was", {1, 1}}, {"shape_now", {0, 1}}}});
+    return call;
+  });
+  result = f.run(resized);
+  EXPECT_EQ(result.message.rfind("changed its input 'xs', which it receives by const reference: its size was 1, is "
+                                 "now 0;",
+                                 0),
+            0u)
+      << result.message;
 }
 
 TEST(ValuesChecker, WithoutAStoredExpectationTheReferenceDecidesAndExpectOpPicksItsOp) {
@@ -1180,6 +1236,107 @@ TEST(OversizedReplies, AreTheLearnersRuntimeError) {
   EXPECT_EQ(result.verdict, Verdict::kRuntimeError);
   EXPECT_EQ(result.failure_kind, "reply_too_large");
   EXPECT_NE(result.message.find("16777216 bytes"), std::string::npos) << result.message;
+}
+
+// ---- sequence ----
+
+json doubled(const json& xs) {
+  json out = json::array();
+  for (const json& x : xs) out.push_back(x.get<double>() * 2);
+  return out;
+}
+
+// A case of `sequence` on op f (which doubles xs): `input`, then each of `then`.
+Fixture sequence_fixture(json input, std::vector<json> then) {
+  Fixture f("sequence", "f");
+  f.test.input = std::move(input);
+  f.test.then = std::move(then);
+  f.reference["f"] = [](const json& args) { return doubled(args["xs"]); };
+  return f;
+}
+
+TEST(SequenceChecker, IndependentCallsPassInBothOrdersAndAFreshRunner) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}, {{"xs", {1.0, 2.0}}}});
+  FakeRunner learner([](const std::string&, const json& args) { return value(doubled(args["xs"])); });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
+  EXPECT_EQ(learner.stops, 1);
+  EXPECT_EQ(learner.calls, 3 + 2 * 3);  // in order, then reversed and each twice
+}
+
+TEST(SequenceChecker, AMemoKeyedOnACollidingFingerprintIsAWrongAnswer) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}});
+  std::map<std::pair<std::size_t, double>, json> memo;  // keyed on size and first entry
+  FakeRunner learner([&](const std::string&, const json& args) {
+    auto key = std::make_pair(args["xs"].size(), args["xs"][0].get<double>());
+    if (!memo.count(key)) memo[key] = doubled(args["xs"]);
+    return value(memo[key]);
+  });
+  learner.on_stop = [&] { memo.clear(); };
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "value");
+  EXPECT_EQ(
+      result.message,
+      "input 2 of 2, in the case's order on the runner as earlier cases left it: index 1: expected 6, got 4 (error 2); "
+      "1 of 2 entries wrong; "
+      "the answer depended on an earlier call, where it must depend on the call's own arguments alone (no "
+      "memo, cache or static state kept between calls)");
+}
+
+TEST(SequenceChecker, ASamplerMemoKeyedBySeedDrawsATokenOfProbabilityZero) {
+  Fixture f("sequence", "sample");
+  f.test.input = {{"logits", {1.0, 0.0}}, {"seeds", {1, 2}}};
+  f.test.then = {{{"logits", {0.0, 1.0}}, {"seeds", {1, 2}}}};
+  f.test.check_args = {{"probs_op", "probs"}};
+  f.problem.ops.push_back({"probs", {{"logits", ValueType::kDoubles}}, ValueType::kDoubles});
+  // Only the largest logit's token is possible.
+  f.reference["probs"] = [](const json& args) {
+    return args["logits"][0].get<double>() > 0 ? json{1.0, 0.0} : json{0.0, 1.0};
+  };
+  std::map<std::uint64_t, int> memo;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    json tokens = json::array();
+    for (const json& seed : args["seeds"]) {
+      int best = args["logits"][0].get<double>() > 0 ? 0 : 1;
+      tokens.push_back(memo.emplace(seed.get<std::uint64_t>(), best).first->second);
+    }
+    return value(tokens);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "zero_probability");
+  EXPECT_EQ(result.message,
+            "input 2 of 2, in the case's order on the runner as earlier cases left it: seed 1 drew token 0, which has "
+            "probability 0 for this input; a draw that depends on an earlier call (a token remembered from another "
+            "input) does that");
+}
+
+TEST(SequenceChecker, AGeneratorReseededOnlyOnANewSeedGivesAnotherAnswerTheSecondTime) {
+  Fixture f("sequence", "accept");
+  f.test.input = {{"model", {{"v", 1}}}, {"seed", 5}};
+  f.test.then = {{{"model", {{"v", 2}}}, {"seed", 6}}};
+  f.test.check_args = {{"repeatable", true}};
+  std::uint64_t last_seed = 0, state = 0;
+  FakeRunner learner([&](const std::string&, const json& args) {
+    std::uint64_t seed = args["seed"].get<std::uint64_t>();
+    if (seed != last_seed) last_seed = seed, state = seed;
+    return value(json{static_cast<int>(state++ % 1000)});
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "nondeterministic");
+  EXPECT_EQ(result.message.rfind("input 2 of 2 gave [6] and then [7]: the answer depended on an earlier call", 0), 0u)
+      << result.message;
+}
+
+TEST(SequenceChecker, ARejectedCaseShape) {
+  const Checker* checker = find_checker("sequence");
+  Fixture f = sequence_fixture({{"xs", {1.0}}}, {});
+  EXPECT_EQ(checker->problem_with(f.test, *f.problem.find_op("f")),
+            "check 'sequence' needs `then`: the inputs of the calls after `input`");
+  f.test.then = {{{"xs", {2.0}}}};
+  f.test.check_args = {{"probs_op", "probs"}, {"repeatable", true}};
+  EXPECT_EQ(checker->problem_with(f.test, *f.problem.find_op("f")),
+            "check_args.probs_op and check_args.repeatable exclude each other");
 }
 
 }  // namespace

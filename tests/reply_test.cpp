@@ -68,6 +68,35 @@ TEST(ReadReply, RefusesEveryOtherShapeAndLeavesTheCallAsItWas) {
   EXPECT_EQ(untouched.what, "");
 }
 
+TEST(ReadReply, ReadsTheChangedInputsBesideAValueOrAnException) {
+  const json entry = {{"input", "logits"}, {"matrix", false}, {"entry", {3, 0}}, {"was", 1.5}, {"now", 0.2}};
+  const json shape = {{"input", "q"}, {"matrix", true}, {"shape_was", {2, 3}}, {"shape_now", {0, 3}}};
+  CallResult value;
+  std::string problem;
+  json reply = {{"value", {0.5}}, {"changed_inputs", {entry, shape}}};
+  ASSERT_TRUE(read_reply(reply, &value, &problem)) << problem;
+  EXPECT_EQ(value.outcome, CallResult::Outcome::kValue);
+  EXPECT_EQ(value.changed_inputs, json({entry, shape}));
+
+  CallResult thrown;
+  reply = {{"exception", "other"}, {"type", "t"}, {"what", "w"}, {"changed_inputs", {entry}}};
+  ASSERT_TRUE(read_reply(reply, &thrown, &problem)) << problem;
+  EXPECT_EQ(thrown.outcome, CallResult::Outcome::kException);
+  EXPECT_EQ(thrown.changed_inputs, json({entry}));
+
+  EXPECT_EQ(refusal({{"harness_error", "x"}, {"changed_inputs", {entry}}}),
+            "changed inputs beside neither a value nor an exception");
+  EXPECT_EQ(refusal({{"value", 1}, {"changed_inputs", json::array()}}), "changed inputs that are not a non-empty list");
+  const std::string kNotAFact =
+      "a changed input that is not {input, matrix, entry, was, now} or {input, matrix, shape_was, shape_now}";
+  EXPECT_EQ(refusal({{"value", 1}, {"changed_inputs", {{{"input", "x"}}}}}), kNotAFact);
+  json forged = entry;
+  forged["extra"] = 1;
+  EXPECT_EQ(refusal({{"value", 1}, {"changed_inputs", {forged}}}), kNotAFact);
+  EXPECT_EQ(refusal({{"value", 1}, {"extra", 2}, {"changed_inputs", {entry}}}),
+            "a map of 2 keys that is none of {value}, {exception, type, what} or {harness_error}");
+}
+
 TEST(ValueTypeProblem, AcceptsWhatTheHarnessWritesForEachType) {
   const std::pair<ValueType, json> fits[] = {
       {ValueType::kNumber, 0.5},

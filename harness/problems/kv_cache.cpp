@@ -2,7 +2,8 @@
 //
 // Ops that call the learner's code:
 //   attention_steps   T steps on one fresh cache; every step's output (T rows)
-//   cache_state       the same T steps; then the cache's length and rows
+//   cache_state       the same T steps; then the cache's length, its rows
+//                     before length and its rows from length on
 //   invalid_call      T valid steps, then one invalid call: whether it threw
 //                     std::invalid_argument, and whether the cache is unchanged
 //   step_cost         a batch of steps at one cache length, for the judge to time
@@ -12,6 +13,7 @@
 #include <judge_harness/runner.hpp>
 
 #include <judge/kv_cache.hpp>
+#include <judge_harness/input_watch_eigen.hpp>
 #include <judge_harness/kv_cache_support.hpp>
 
 #include <algorithm>
@@ -27,12 +29,21 @@ namespace support = judge_harness::kv_cache_support;
 using judge_harness::BadRequest;
 using judge_harness::Value;
 
+// One call of the learner's attention_step, with q, k and v watched: it
+// receives them by const reference and must leave them as they were.
+Eigen::VectorXd watched_step(KVCache& cache, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                             const Eigen::VectorXd& v, int n_heads) {
+  const judge_harness::InputWatch watch_q = judge_harness::watch_eigen("q", q);
+  const judge_harness::InputWatch watch_k = judge_harness::watch_eigen("k", k);
+  const judge_harness::InputWatch watch_v = judge_harness::watch_eigen("v", v);
+  return judge_learner::attention_step(cache, q, k, v, n_heads);
+}
+
 // Runs every step on one cache; returns each step's output.
 std::vector<Eigen::VectorXd> run_steps(const support::Steps& s, KVCache& cache) {
   std::vector<Eigen::VectorXd> outputs;
   for (int t = 0; t < s.steps(); ++t)
-    outputs.push_back(judge_learner::attention_step(cache, support::row(s.q, t), support::row(s.k, t),
-                                                    support::row(s.v, t), s.n_heads));
+    outputs.push_back(watched_step(cache, support::row(s.q, t), support::row(s.k, t), support::row(s.v, t), s.n_heads));
   return outputs;
 }
 
@@ -52,7 +63,10 @@ Value cache_state_op(const Value& args) {
       .set("keys_shape", support::shape(cache.keys.rows(), cache.keys.cols()))
       .set("values_shape", support::shape(cache.values.rows(), cache.values.cols()))
       .set("stored_keys", support::leading_rows(cache.keys, length))
-      .set("stored_values", support::leading_rows(cache.values, length));
+      .set("stored_values", support::leading_rows(cache.values, length))
+      // Zero-filled when the cache was made; no valid call writes there.
+      .set("keys_beyond_length", support::rows_from(cache.keys, length))
+      .set("values_beyond_length", support::rows_from(cache.values, length));
 }
 
 // T valid steps (the rows of q, k, v), then one invalid call with
@@ -81,7 +95,7 @@ Value invalid_call_op(const Value& args) {
   };
   std::string call;
   try {
-    Eigen::VectorXd out = judge_learner::attention_step(cache, vector(q), vector(k), vector(v), last_heads);
+    Eigen::VectorXd out = watched_step(cache, vector(q), vector(k), vector(v), last_heads);
     call = "returned " + std::to_string(out.size()) + " numbers instead of throwing";
   } catch (const std::invalid_argument&) {
     call = "threw std::invalid_argument";

@@ -31,7 +31,8 @@ Value speculative_accept_op(const Value& args) {
   Eigen::MatrixXd draft = to_eigen(judge_harness::arg_matrix(args, "draft_probs"));
   // A case writes K = 0 draft rows as []; the contract's shape is 0 x V.
   if (draft.rows() == 0) draft.resize(0, target.cols());
-  return Value::ints(judge_learner::speculative_accept(drafts, draft, target, judge_harness::arg_seed(args, "seed")));
+  return Value::ints(judge_harness::speculative_support::watched_call(judge_learner::speculative_accept, drafts, draft,
+                                                                      target, judge_harness::arg_seed(args, "seed")));
 }
 
 // K = 0 with a draft_probs of 0 rows and draft_vocab columns: a case's
@@ -42,7 +43,8 @@ Value no_drafts_op(const Value& args) {
   const int draft_vocab = judge_harness::arg_int(args, "draft_vocab");
   if (draft_vocab < 0) throw judge_harness::BadRequest{"no_drafts: draft_vocab < 0"};
   Eigen::MatrixXd draft(0, draft_vocab);
-  return Value::ints(judge_learner::speculative_accept({}, draft, target, judge_harness::arg_seed(args, "seed")));
+  return Value::ints(judge_harness::speculative_support::watched_call(judge_learner::speculative_accept, {}, draft,
+                                                                      target, judge_harness::arg_seed(args, "seed")));
 }
 
 Value speculate_many_op(const Value& args) {

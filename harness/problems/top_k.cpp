@@ -1,4 +1,5 @@
 // Adapter for the top_k problem: top_k_probs and top_k_sample.
+#include <judge_harness/input_watch.hpp>
 #include <judge_harness/runner.hpp>
 
 #include <cstdint>
@@ -10,13 +11,16 @@ namespace {
 using judge_harness::Value;
 
 Value probs_op(const Value& args) {
-  return Value::doubles(
-      judge_learner::top_k_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_int(args, "k")));
+  const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
+  const judge_harness::InputWatch watch("logits", logits);
+  return Value::doubles(judge_learner::top_k_probs(logits, judge_harness::arg_int(args, "k")));
 }
 
 // One draw per seed, so a distribution test costs one request, not thousands.
+// Every call gets the same logits object, watched over all of them.
 Value sample_op(const Value& args) {
   const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
+  const judge_harness::InputWatch watch("logits", logits);
   const int k = judge_harness::arg_int(args, "k");
   std::vector<int> tokens;
   for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds"))

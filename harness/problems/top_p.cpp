@@ -1,5 +1,6 @@
 // Adapter for the top_p problem: top_p_probs and top_p_sample. The trusted
 // top_p_margin is in the harness library (judge_harness/top_p_support.hpp).
+#include <judge_harness/input_watch.hpp>
 #include <judge_harness/runner.hpp>
 #include <judge_harness/top_p_support.hpp>
 
@@ -12,13 +13,16 @@ namespace {
 using judge_harness::Value;
 
 Value probs_op(const Value& args) {
-  return Value::doubles(
-      judge_learner::top_p_probs(judge_harness::arg_doubles(args, "logits"), judge_harness::arg_number(args, "p")));
+  const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
+  const judge_harness::InputWatch watch("logits", logits);
+  return Value::doubles(judge_learner::top_p_probs(logits, judge_harness::arg_number(args, "p")));
 }
 
 // One draw per seed, so a distribution test costs one request, not thousands.
+// Every call gets the same logits object, watched over all of them.
 Value sample_op(const Value& args) {
   const std::vector<double> logits = judge_harness::arg_doubles(args, "logits");
+  const judge_harness::InputWatch watch("logits", logits);
   const double p = judge_harness::arg_number(args, "p");
   std::vector<int> tokens;
   for (std::uint64_t seed : judge_harness::arg_seeds(args, "seeds"))

@@ -1,5 +1,6 @@
 // See beam_search_support.hpp.
 #include <judge_harness/beam_search_support.hpp>
+#include <judge_harness/input_watch.hpp>
 #include <judge_harness/runner.hpp>
 
 #include "mix64.hpp"
@@ -186,6 +187,7 @@ Value call_learner(const Value& args, LearnerBeamSearch* learner) {
   Search s = read_search(args);
   auto model = std::make_shared<const Model>(std::move(s.model));
   LogProbFn fn = [model](const std::vector<int>& sequence) { return (*model)(sequence); };
+  const InputWatch watch("prompt", s.prompt);
   return result_value(learner(fn, s.prompt, s.beam_width, s.max_new_tokens, s.eos_id, s.length_penalty));
 }
 

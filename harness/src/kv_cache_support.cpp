@@ -48,6 +48,11 @@ Value leading_rows(const Eigen::MatrixXd& m, long rows) {
   return out;
 }
 
+Value rows_from(const Eigen::MatrixXd& m, long first) {
+  const long from = std::clamp<long>(first, 0, m.rows());
+  return leading_rows(m.bottomRows(m.rows() - from), m.rows() - from);
+}
+
 Value shape(long rows, long cols) { return Value::list().push(Value::integer(rows)).push(Value::integer(cols)); }
 
 std::string current_exception_type() {
@@ -125,7 +130,9 @@ Value expected_cache_state_op(const Value& args) {
       .set("keys_shape", shape(s.capacity, width))
       .set("values_shape", shape(s.capacity, width))
       .set("stored_keys", leading_rows(keys, s.steps()))
-      .set("stored_values", leading_rows(values, s.steps()));
+      .set("stored_values", leading_rows(values, s.steps()))
+      .set("keys_beyond_length", rows_from(Eigen::MatrixXd::Zero(s.capacity, width), s.steps()))
+      .set("values_beyond_length", rows_from(Eigen::MatrixXd::Zero(s.capacity, width), s.steps()));
 }
 
 // Causal attention from scratch: step t attends over the keys and values of

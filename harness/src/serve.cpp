@@ -1,6 +1,7 @@
 // The runner's main: answers the judge's requests one at a time by calling
 // the operations the problem adapter registered.
 #include <judge_harness/channel_cbor.hpp>
+#include <judge_harness/input_watch.hpp>
 #include <judge_harness/protocol.hpp>
 #include <judge_harness/runner.hpp>
 #include <judge_harness/utf8.hpp>
@@ -143,6 +144,25 @@ json describe_exception(std::exception_ptr error) {
   return reply;
 }
 
+// The inputs the learner's code changed during the request, as facts for
+// the judge (input_watch.hpp).
+json changed_inputs(const std::vector<InputChange>& changes) {
+  json list = json::array();
+  for (const InputChange& change : changes) {
+    json fact = {{"input", change.input}, {"matrix", change.matrix}};
+    if (change.shape_changed) {
+      fact["shape_was"] = {change.rows_was, change.cols_was};
+      fact["shape_now"] = {change.rows_now, change.cols_now};
+    } else {
+      fact["entry"] = {change.row, change.col};
+      fact["was"] = change.was;
+      fact["now"] = change.now;
+    }
+    list.push_back(std::move(fact));
+  }
+  return list;
+}
+
 // Every string of `reply` made valid UTF-8 (utf8.hpp): the learner's
 // what() and the text an op returns may hold any bytes, and the judge
 // takes a reply with invalid text for a forged one.
@@ -161,12 +181,15 @@ json serve_one(const json& request) {
   if (found == registry().end()) return json{{"harness_error", "unknown operation '" + name + "'"}};
   Value args = from_json(request.at("args"));
   json reply;
+  take_input_changes();  // none left from a request that failed before replying
   try {
     Value result = found->second(args);
     reply["value"] = to_json(result);
   } catch (...) {
     reply = describe_exception(std::current_exception());
   }
+  std::vector<InputChange> changes = take_input_changes();
+  if (!changes.empty() && !reply.contains("harness_error")) reply["changed_inputs"] = changed_inputs(changes);
   return reply;
 }
 }  // namespace

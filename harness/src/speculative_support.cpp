@@ -1,4 +1,5 @@
 // See speculative_support.hpp.
+#include <judge_harness/input_watch_eigen.hpp>
 #include <judge_harness/runner.hpp>
 
 #include <judge_harness/speculative_support.hpp>
@@ -48,6 +49,15 @@ int draw(const std::vector<double>& probs, std::uint64_t bits) {
 
 }  // namespace
 
+std::vector<int> watched_call(LearnerAccept* learner_function, const std::vector<int>& draft_tokens,
+                              const Eigen::MatrixXd& draft_probs, const Eigen::MatrixXd& target_probs,
+                              std::uint64_t seed) {
+  const InputWatch watch_tokens("draft_tokens", draft_tokens);
+  const InputWatch watch_draft = watch_eigen("draft_probs", draft_probs);
+  const InputWatch watch_target = watch_eigen("target_probs", target_probs);
+  return learner_function(draft_tokens, draft_probs, target_probs, seed);
+}
+
 Value speculate_many(const Value& args, LearnerAccept* learner_function) {
   const Value& model = args.at("model");
   const int k = static_cast<int>(model.at("k").as_int());
@@ -76,7 +86,7 @@ Value speculate_many(const Value& args, LearnerAccept* learner_function) {
         drafts.push_back(x);
         prefix.push_back(x);
       }
-      std::vector<int> emitted = learner_function(drafts, q, p, mix64(learner_base + round));
+      std::vector<int> emitted = watched_call(learner_function, drafts, q, p, mix64(learner_base + round));
       rounds.push(Value::list().push(Value::ints(drafts)).push(Value::ints(emitted)));
       // The judge checks the rounds; stop at anything that cannot continue.
       bool usable = !emitted.empty() && static_cast<int>(emitted.size()) <= k + 1;

@@ -27,6 +27,8 @@ Eigen::VectorXd row(const Matrix& m, int r);
 Value rows_value(const std::vector<Eigen::VectorXd>& rows);
 // The first `rows` rows of `m` (fewer if it has fewer), as a list of lists.
 Value leading_rows(const Eigen::MatrixXd& m, long rows);
+// The rows of `m` from `first` on (none if it has fewer), as a list of lists.
+Value rows_from(const Eigen::MatrixXd& m, long first);
 Value shape(long rows, long cols);
 
 // The dynamic type of the exception being handled, demangled.

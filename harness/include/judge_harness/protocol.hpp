@@ -8,7 +8,9 @@
 // initializer has run): the runner is ready. Every later runner frame is the
 // nonce followed by a CBOR map: {"value": result} or
 // {"exception": kind, "type": dynamic type, "what": text} or
-// {"harness_error": text}. A frame without the nonce did not
+// {"harness_error": text}; a value or an exception also holds
+// "changed_inputs" when the learner's code changed an input it receives by
+// const reference (input_watch.hpp). A frame without the nonce did not
 // come from the harness and makes the reply malformed.
 //
 // Both sides send a non-empty list of floating-point numbers as a typed

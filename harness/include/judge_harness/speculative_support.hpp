@@ -23,4 +23,11 @@ using LearnerAccept = std::vector<int>(const std::vector<int>& draft_tokens, con
 
 Value speculate_many(const Value& args, LearnerAccept* learner);
 
+// One call of the learner's speculative_accept, with its const inputs
+// watched (judge_harness/input_watch.hpp): the adapter's ops and
+// speculate_many call through it.
+std::vector<int> watched_call(LearnerAccept* learner, const std::vector<int>& draft_tokens,
+                              const Eigen::MatrixXd& draft_probs, const Eigen::MatrixXd& target_probs,
+                              std::uint64_t seed);
+
 }  // namespace judge_harness::speculative_support

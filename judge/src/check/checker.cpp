@@ -36,6 +36,42 @@ void died(const CallResult& call, int memory_mb, TestResult* result) {
   }
 }
 
+// "entry 3 was 1.5, is now 0.2": what the harness saw change in an input.
+std::string describe_input_change(const nlohmann::json& fact) {
+  try {
+    const bool matrix = fact.value("matrix", false);
+    if (fact.contains("shape_was")) {
+      const nlohmann::json& was = fact.at("shape_was");
+      const nlohmann::json& now = fact.at("shape_now");
+      if (matrix)
+        return fmt::format("its shape was {} x {}, is now {} x {}", was.at(0).get<long>(), was.at(1).get<long>(),
+                           now.at(0).get<long>(), now.at(1).get<long>());
+      return fmt::format("its size was {}, is now {}", was.at(0).get<long>(), now.at(0).get<long>());
+    }
+    const nlohmann::json& entry = fact.at("entry");
+    std::string where = matrix ? fmt::format("entry ({}, {})", entry.at(0).get<long>(), entry.at(1).get<long>())
+                               : fmt::format("entry {}", entry.at(0).get<long>());
+    return fmt::format("{} was {}, is now {}", where, format_number(fact.at("was").get<double>()),
+                       format_number(fact.at("now").get<double>()));
+  } catch (const nlohmann::json::exception&) {
+    return "it changed";
+  }
+}
+
+// The learner's code changed an input it receives by const reference (the
+// harness reports what it saw; the contract forbids it whatever the answer).
+void changed_input(const CallResult& call, TestResult* result) {
+  const nlohmann::json& fact = call.changed_inputs.at(0);
+  std::string name =
+      fact.is_object() && fact.contains("input") && fact["input"].is_string() ? fact["input"].get<std::string>() : "?";
+  result->failure_kind = "changed_input:" + name;
+  result->verdict = Verdict::kWrongAnswer;
+  result->message = fmt::format(
+      "changed its input '{}', which it receives by const reference: {}; a solution must leave its inputs as they "
+      "were (copy one first to change it)",
+      name, describe_input_change(fact));
+}
+
 void threw(const CallResult& call, const TestCase& test, int memory_mb, TestResult* result) {
   result->failure_kind = "exception:" + call.exception_type;
   std::string what = call.what.empty() ? "" : ": " + call.what;
@@ -163,6 +199,11 @@ bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, con
   using Outcome = CallResult::Outcome;
   const TestCase& test = context.test;
   const int memory_mb = context.problem.memory_mb;
+  const bool reached_the_end = call.outcome == Outcome::kValue || call.outcome == Outcome::kException;
+  if (reached_the_end && !call.changed_inputs.empty()) {
+    changed_input(call, result);
+    return true;
+  }
   switch (call.outcome) {
     case Outcome::kValue: return false;
     case Outcome::kHarnessError: harness_error(call, context, request, result); return true;

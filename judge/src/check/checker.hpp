@@ -51,6 +51,8 @@ class Checker {
   // Inputs of the op that the checker fills in itself (e.g. the seeds of a
   // distribution test); a case must not give them.
   virtual std::vector<std::string> supplied_inputs(const TestCase&) const { return {}; }
+  // Whether a case of this check lists more calls under `then`.
+  virtual bool takes_then() const { return false; }
   // Why a loaded case does not suit this checker; nullopt when it does.
   virtual std::optional<std::string> problem_with(const TestCase&, const Operation&) const { return std::nullopt; }
   virtual TestResult run(CheckContext& context) const = 0;
@@ -66,7 +68,9 @@ class Checker {
 CallResult call_learner(CheckContext& context, const Request& request, TestResult* result);
 
 // The verdict of a call that did not return a value the checker can judge:
-// time limit, crash, malformed reply, an exception (expected or not).
+// time limit, crash, malformed reply, an exception (expected or not), or a
+// value or exception after the learner's code changed an input it receives
+// by const reference (wrong_answer, failure kind "changed_input:NAME").
 // Returns false when `call` holds a value and the checker must decide. A
 // claim that the harness could not run `request` is the judge's fault
 // (JudgeFault) only when the reference's runner makes the same claim on the

@@ -15,6 +15,7 @@ const std::map<std::string, const Checker*>& registry() {
       {"growth", &growth_checker()},
       {"hypotheses", &hypotheses_checker()},
       {"speculative", &speculative_checker()},
+      {"sequence", &sequence_checker()},
   };
   return checkers;
 }
@@ -26,6 +27,7 @@ class RegistryRules : public CaseRules {
   std::vector<std::string> supplied_inputs(const TestCase& test) const override {
     return find_checker(test.check)->supplied_inputs(test);
   }
+  bool takes_then(const TestCase& test) const override { return find_checker(test.check)->takes_then(); }
   std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const override {
     return find_checker(test.check)->problem_with(test, op);
   }

@@ -31,5 +31,6 @@ const Checker& growth_checker();           // growth.cpp
 const Checker& hypotheses_checker();       // hypotheses.cpp
 const Checker& speculative_checker();      // speculative.cpp
 const Checker& performance_checker();      // performance.cpp
+const Checker& sequence_checker();         // sequence.cpp
 
 }  // namespace judge

@@ -357,31 +357,37 @@ class Validator {
     std::string close_calls;
     int measured = 0;
     double smallest = INFINITY;
-    for (const TestCase* test : problem_.cases()) {
-      if (test->exact_boundary || test->expects_invalid_argument) continue;
-      if (std::find(rule.applies_to.begin(), rule.applies_to.end(), test->op) == rule.applies_to.end()) continue;
-      nlohmann::json args = nlohmann::json::object();
-      nlohmann::json input = materialize_input(test->input);
-      for (const auto& [name, type] : problem_.find_op(rule.op)->inputs)
-        if (input.contains(name)) args[name] = input[name];
-      double margin = oracle.call(rule.op, args).get<double>();
-      ++measured;
-      if (std::isnan(margin) || margin < 0) {
-        close_calls += fmt::format(
-            "{}:{}: case {}: margin op {} returned {}; a margin is a distance >= 0, or .inf when no boundary can "
-            "change the answer\n",
-            display_path(test->place.file), test->place.line, test->name, rule.op, format_number(margin));
-        continue;
+    for (const TestCase* listed : problem_.cases()) {
+      if (listed->exact_boundary || listed->expects_invalid_argument) continue;
+      if (std::find(rule.applies_to.begin(), rule.applies_to.end(), listed->op) == rule.applies_to.end()) continue;
+      const TestCase test = with_inputs_expanded(*listed);
+      std::vector<nlohmann::json> calls = {test.input};
+      calls.insert(calls.end(), test.then.begin(), test.then.end());
+      for (std::size_t call = 0; call < calls.size(); ++call) {
+        // A sequence case's later calls are named by their place.
+        std::string name = call == 0 ? test.name : fmt::format("{} (call {})", test.name, call + 1);
+        nlohmann::json args = nlohmann::json::object();
+        for (const auto& [input, type] : problem_.find_op(rule.op)->inputs)
+          if (calls[call].contains(input)) args[input] = calls[call][input];
+        double margin = oracle.call(rule.op, args).get<double>();
+        ++measured;
+        if (std::isnan(margin) || margin < 0) {
+          close_calls += fmt::format(
+              "{}:{}: case {}: margin op {} returned {}; a margin is a distance >= 0, or .inf when no boundary can "
+              "change the answer\n",
+              display_path(test.place.file), test.place.line, name, rule.op, format_number(margin));
+          continue;
+        }
+        smallest = std::min(smallest, margin);
+        if (margin < rule.min)
+          close_calls += fmt::format(
+              "{}:{}: case {} is {} from a decision boundary; move it away, or mark it "
+              "`exact_boundary: true` if the boundary is exact in binary and intended\n",
+              display_path(test.place.file), test.place.line, name, format_number(margin));
       }
-      smallest = std::min(smallest, margin);
-      if (margin < rule.min)
-        close_calls += fmt::format(
-            "{}:{}: case {} is {} from a decision boundary; move it away, or mark it "
-            "`exact_boundary: true` if the boundary is exact in binary and intended\n",
-            display_path(test->place.file), test->place.line, test->name, format_number(margin));
     }
     add(close_calls.empty(),
-        fmt::format("boundary margins: {} cases at least {} from a boundary (closest {})", measured,
+        fmt::format("boundary margins: {} inputs at least {} from a boundary (closest {})", measured,
                     format_number(rule.min), format_number(smallest)),
         close_calls);
   }

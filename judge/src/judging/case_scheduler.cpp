@@ -27,8 +27,7 @@ CaseRunners::CaseRunners(const Problem& problem, const CaseRunSetup& setup)
 
 TestResult judge_case(const Problem& problem, const TestCase& listed, const CaseRunSetup& setup, CaseRunners& runners) {
   // The case with its generated inputs expanded, for the checker.
-  TestCase test = listed;
-  test.input = materialize_input(listed.input);
+  TestCase test = with_inputs_expanded(listed);
   CheckContext context{problem, test, runners.learner, [&](const std::string& op, const nlohmann::json& args) {
                          return runners.oracle.call(op, args);
                        }};

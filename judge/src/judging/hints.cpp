@@ -194,7 +194,7 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
 
   std::vector<TestCase> expanded(cases.size());
   for (const std::vector<std::size_t>* list : {&passed, &failed, &slow})
-    for (std::size_t i : *list) expanded[i] = *cases[i], expanded[i].input = materialize_input(cases[i]->input);
+    for (std::size_t i : *list) expanded[i] = with_inputs_expanded(*cases[i]);
 
   try {
     if (runners_.empty()) build_wrong_runners();

@@ -76,6 +76,28 @@ std::optional<std::string> misfit(ValueType type, const json& value) {
   if (type == ValueType::kSeeds) return first_misfit(value, is_unsigned);
   return matrix_misfit(value);
 }
+
+// Why `list` is not what the harness writes for the changed inputs: a
+// non-empty list of {input, matrix, entry: [row, col], was, now} or
+// {input, matrix, shape_was: [rows, cols], shape_now: [rows, cols]}.
+std::optional<std::string> changed_inputs_problem(const json& list) {
+  auto pair = [](const json& value) {
+    return value.is_array() && value.size() == 2 && is_unsigned(value[0]) && is_unsigned(value[1]);
+  };
+  if (!list.is_array() || list.empty()) return "changed inputs that are not a non-empty list";
+  for (const json& fact : list) {
+    const bool named =
+        fact.is_object() && is_text(fact, "input") && fact.contains("matrix") && fact["matrix"].is_boolean();
+    const bool entry = named && fact.size() == 5 && fact.contains("entry") && pair(fact["entry"]) &&
+                       fact.contains("was") && fact["was"].is_number() && fact.contains("now") &&
+                       fact["now"].is_number();
+    const bool shape = named && fact.size() == 4 && fact.contains("shape_was") && pair(fact["shape_was"]) &&
+                       fact.contains("shape_now") && pair(fact["shape_now"]);
+    if (!entry && !shape)
+      return "a changed input that is not {input, matrix, entry, was, now} or {input, matrix, shape_was, shape_now}";
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 std::string malformed_reply(std::string_view why, std::string_view op) {
@@ -85,18 +107,28 @@ std::string malformed_reply(std::string_view why, std::string_view op) {
 
 bool read_reply(json& reply, CallResult* result, std::string* problem) {
   if (!reply.is_object()) return *problem = fmt::format("{}, not a map", json_kind(reply)), false;
-  if (reply.size() == 1 && reply.contains("value")) {
+  // The inputs the learner's code changed ride along with a value or an
+  // exception (judge_harness/input_watch.hpp); the form is judged without them.
+  const bool reports_changes = reply.contains("changed_inputs");
+  if (reports_changes) {
+    if (!reply.contains("value") && !reply.contains("exception"))
+      return *problem = "changed inputs beside neither a value nor an exception", false;
+    if (auto why = changed_inputs_problem(reply["changed_inputs"])) return *problem = *why, false;
+  }
+  const std::size_t keys = reply.size() - (reports_changes ? 1 : 0);
+  if (keys == 1 && reply.contains("value")) {
     result->outcome = CallResult::Outcome::kValue;
     result->value = std::move(reply["value"]);
+    if (reports_changes) result->changed_inputs = std::move(reply["changed_inputs"]);
     return true;
   }
-  if (reply.size() == 1 && reply.contains("harness_error")) {
+  if (keys == 1 && reply.contains("harness_error")) {
     if (!is_text(reply, "harness_error")) return *problem = "a harness error that is not a string", false;
     result->outcome = CallResult::Outcome::kHarnessError;
     result->detail = reply["harness_error"].get<std::string>();
     return true;
   }
-  if (reply.size() == 3 && reply.contains("exception")) {
+  if (keys == 3 && reply.contains("exception")) {
     const json& kind = reply["exception"];
     if (kind != "invalid_argument" && kind != "bad_alloc" && kind != "other")
       return *problem = "an exception of a kind the harness does not write", false;
@@ -106,10 +138,11 @@ bool read_reply(json& reply, CallResult* result, std::string* problem) {
     result->exception_kind = kind.get<std::string>();
     result->exception_type = reply["type"].get<std::string>();
     result->what = reply["what"].get<std::string>();
+    if (reports_changes) result->changed_inputs = std::move(reply["changed_inputs"]);
     return true;
   }
-  *problem = fmt::format("a map of {} keys that is none of {{value}}, {{exception, type, what}} or {{harness_error}}",
-                         reply.size());
+  *problem =
+      fmt::format("a map of {} keys that is none of {{value}}, {{exception, type, what}} or {{harness_error}}", keys);
   return false;
 }
 

@@ -1,6 +1,8 @@
 // What a runner's reply may hold (judge_harness/protocol.hpp): a map that
 // is exactly {value}, {exception: kind, type: text, what: text} or
-// {harness_error: text}, and a value of the type its op declares. The
+// {harness_error: text}, the first two perhaps with the inputs the
+// learner's code changed (changed_inputs), and a value of the type its op
+// declares. The
 // harness writes nothing else, so anything else was forged by the code in
 // the runner (it shares the runner's process and can write on the judge's
 // channel): a malformed reply, the learner's runtime_error, never a value

@@ -52,6 +52,11 @@ struct CallResult {
   long peak_memory_kb = 0;     // kDied: the runner's peak resident memory
   bool out_of_memory = false;  // kDied: the kernel killed it at its memory cgroup's limit
   std::string output;          // what the learner's code printed during the call (head)
+  // kValue and kException: the inputs the learner's code received by const
+  // reference and changed, as the harness saw them (judge_harness/input_watch.hpp):
+  // a list of {input, matrix, entry: [row, col], was, now} or {input, matrix,
+  // shape_was, shape_now}; empty when none changed. A fact; checkers decide.
+  nlohmann::json changed_inputs = nlohmann::json::array();
 };
 
 // One request, encoded for the wire once: a case that sends the same input
@@ -103,7 +108,9 @@ class Runner {
   }
   // Ends the runner; the next call starts it again. For a caller that found
   // a reply malformed: what the runner writes next would be taken for the
-  // next call's reply. Does nothing in a runner without a process (a fake).
+  // next call's reply; and for check 'sequence', whose later calls need a
+  // process that kept nothing from earlier ones. Does nothing in a runner
+  // without a process (a fake).
   virtual void stop() {}
 };
 

@@ -115,7 +115,8 @@ void read_case_header(const MapReader& reader, const std::string& file, const Pr
   }
 }
 
-// Inputs: exactly the op's arguments, except those the check supplies.
+// Inputs: exactly the op's arguments, except those the check supplies; for
+// a check that takes them, the inputs of the calls `then` lists likewise.
 void read_case_input(const MapReader& reader, const std::string& file, const Operation& op, const CaseRules& rules,
                      TestCase* test) {
   std::vector<std::string> supplied = rules.supplied_inputs(*test);
@@ -125,10 +126,24 @@ void read_case_input(const MapReader& reader, const std::string& file, const Ope
   std::vector<std::string> allowed;
   for (const auto& [name, type] : op.inputs)
     if (!is_supplied(name)) allowed.push_back(name);
-  MapReader input(reader.require("input"), file, fmt::format("the input of case '{}'", test->name), allowed);
-  test->input = nlohmann::json::object();
-  for (const auto& [name, type] : op.inputs)
-    if (!is_supplied(name)) test->input[name] = read_typed_value(input.require(name), type, file, name);
+  auto read_input = [&](const YAML::Node& node, const std::string& what) {
+    MapReader input(node, file, what, allowed);
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto& [name, type] : op.inputs)
+      if (!is_supplied(name)) values[name] = read_typed_value(input.require(name), type, file, name);
+    return values;
+  };
+  test->input = read_input(reader.require("input"), fmt::format("the input of case '{}'", test->name));
+  if (!reader.has("then")) return;
+  YAML::Node then = reader.get("then");
+  if (!rules.takes_then(*test))
+    fail_at(file, then,
+            fmt::format("key 'then': check '{}' makes one call's worth of requests; only check 'sequence' "
+                        "takes more calls",
+                        test->check));
+  if (!then.IsSequence() || then.size() == 0) fail_at(file, then, "key 'then': expected a list of inputs");
+  for (std::size_t i = 0; i < then.size(); ++i)
+    test->then.push_back(read_input(then[i], fmt::format("call {} of case '{}' (then[{}])", i + 2, test->name, i)));
 }
 
 // What the case expects, its tolerance, time limit and boundary mark.
@@ -161,8 +176,8 @@ TestCase read_case(const YAML::Node& node, const std::string& file, const Proble
   test.hidden = hidden;
   test.place = {file, node.Mark().line + 1, node.Mark().column + 1};
   MapReader reader(node, file, "case",
-                   {"name", "note", "op", "input", "expect", "throws", "check", "check_args", "tolerance", "time_ms",
-                    "exact_boundary"});
+                   {"name", "note", "op", "input", "then", "expect", "throws", "check", "check_args", "tolerance",
+                    "time_ms", "exact_boundary"});
   read_case_header(reader, file, problem, rules, &test);
   const Operation& op = *problem.find_op(test.op);
   read_case_input(reader, file, op, rules, &test);
@@ -265,6 +280,13 @@ std::vector<const TestCase*> Problem::cases() const {
   for (const TestCase& test : samples) out.push_back(&test);
   for (const TestCase& test : hidden) out.push_back(&test);
   return out;
+}
+
+TestCase with_inputs_expanded(const TestCase& test) {
+  TestCase expanded = test;
+  expanded.input = materialize_input(test.input);
+  for (nlohmann::json& call : expanded.then) call = materialize_input(call);
+  return expanded;
 }
 
 Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {

@@ -49,7 +49,10 @@ struct TestCase {
   std::string note;  // what the case tests
   bool hidden = false;
   std::string op;
-  nlohmann::json input;                  // a map of argument name to value (generators already expanded)
+  nlohmann::json input;  // a map of argument name to value (generators already expanded)
+  // `then`: the inputs of more calls after `input`, in order, each a map
+  // like `input` (a `sequence` case: docs/problem-format.md).
+  std::vector<nlohmann::json> then;
   std::optional<nlohmann::json> expect;  // absent: computed with the reference
   bool expects_invalid_argument = false;
   std::string check = "values";
@@ -106,9 +109,15 @@ class CaseRules {
   virtual bool knows(const std::string& check) const = 0;
   // For a known check.
   virtual std::vector<std::string> supplied_inputs(const TestCase& test) const = 0;
+  // Whether the check makes more calls than `input`'s, listed under `then`.
+  virtual bool takes_then(const TestCase& test) const = 0;
   // Why `test` does not suit its (known) check, or nullopt when it does.
   virtual std::optional<std::string> problem_with(const TestCase& test, const Operation& op) const = 0;
 };
+
+// `test` with the generators of `input` and of every call of `then`
+// replaced by their values (materialize_input), as a checker gets it.
+TestCase with_inputs_expanded(const TestCase& test);
 
 // Loads problems/<slug>, checking each case against `rules`. Throws
 // SpecError with "file:line:column: message".
