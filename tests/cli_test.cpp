@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 
 using testing::JudgeRun;
 using testing::run_judge;
+using testing::run_program;
 
 std::string fixture(const std::string& name) { return testing::fixture_file("temperature/" + name); }
 
@@ -52,6 +53,26 @@ nlohmann::json parse_single_object(const std::string& out) {
     EXPECT_TRUE(test.contains("message") && test["message"].is_string()) << test.dump();
   }
   return result;
+}
+
+// `judge show temperature | head -1`: a reader that closed the pipe before
+// the judge wrote is said in one line, not as an internal error. The pipe's
+// read end is closed before the judge starts, so its first write fails.
+TEST(Cli, AClosedPipeOnStdoutIsOneLineNotAnInternalError) {
+  const char* closed_pipe = R"PY(
+import os, subprocess, sys
+read_end, write_end = os.pipe()
+os.close(read_end)
+sys.exit(subprocess.run(sys.argv[1:], stdout=write_end).returncode)
+)PY";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"show", "temperature"}, std::vector<std::string>{"list"}}) {
+    std::vector<std::string> argv = {"python3", "-c", closed_pipe, JUDGE_BINARY};
+    argv.insert(argv.end(), command.begin(), command.end());
+    JudgeRun run = run_program(argv);
+    EXPECT_EQ(run.status, 2) << command[0] << ": " << run.err;
+    EXPECT_EQ(run.err, "judge: output cut short: the reader closed the pipe\n") << command[0];
+  }
 }
 
 TEST(Cli, ReferenceExitsZeroWithOneJsonObject) {

@@ -2,7 +2,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <optional>
+#include <system_error>
 
 #include "cli/command.hpp"
 #include "cli/sandbox_policy.hpp"
@@ -33,11 +36,21 @@ int run_guarded(Command& command, const CLI::App& app) {
   try {
     Paths paths = Paths::discover();
     hide_judge_files(paths);
-    return command.run(CommandContext{paths, app});
+    int status = command.run(CommandContext{paths, app});
+    // Output still in stdout's buffer meets a closed pipe only now.
+    if (std::fflush(stdout) != 0 && errno == EPIPE) throw std::system_error(EPIPE, std::generic_category());
+    return status;
   } catch (const JudgeFault& fault) {  // may name a submission's file: escaped
     fmt::print(stderr, "judge: {}\n", terminal_safe(fault.message));
   } catch (const SpecError& error) {
     fmt::print(stderr, "judge: {}\n", terminal_safe(error.message));
+  } catch (const std::system_error& error) {
+    // A reader that stopped early (`judge show top_p | head`) closed the
+    // pipe: the judge's fault only in that it has no one left to write to.
+    if (error.code() == std::errc::broken_pipe)
+      fmt::print(stderr, "judge: output cut short: the reader closed the pipe\n");
+    else
+      fmt::print(stderr, "judge: internal error: {}\n", terminal_safe(error.what()));
   } catch (const std::exception& error) {
     fmt::print(stderr, "judge: internal error: {}\n", terminal_safe(error.what()));
   }
