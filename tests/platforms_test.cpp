@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -106,6 +107,61 @@ JudgeRun run_autograder(const fs::path& autograder) {
   return testing::run_program(
       {(autograder / "run_autograder").string()},
       {"JUDGE_AUTOGRADER_ROOT=" + autograder.string(), "JUDGE_CACHE_DIR=" + (build_dir() / "runners").string()});
+}
+
+// Every library the top CMakeLists.txt requires outside the tests, by the
+// Debian package that provides it: the Dockerfile (Exercism's runner) and
+// the Gradescope setup.sh must install each, or they cannot configure. A
+// new requirement without a row here fails first, so the list is kept.
+TEST_F(PlatformsTest, TheDockerfileAndGradescopeInstallWhatConfiguringNeeds) {
+  const std::map<std::string, std::string> package_of = {{"fmt", "libfmt-dev"},
+                                                         {"yaml-cpp", "libyaml-cpp-dev"},
+                                                         {"Eigen3", "libeigen3-dev"},
+                                                         {"CLI11", "libcli11-dev"},
+                                                         {"nlohmann_json", "nlohmann-json3-dev"},
+                                                         {"OpenSSL", "libssl-dev"},
+                                                         {"PkgConfig", "pkg-config"},
+                                                         {"libseccomp", "libseccomp-dev"},
+                                                         {"libzip", "libzip-dev"},
+                                                         {"cpp-httplib", "libcpp-httplib-dev"}};
+  std::set<std::string> required;
+  std::istringstream lines(read_text(fs::path(JUDGE_SOURCE_DIR) / "CMakeLists.txt"));
+  for (std::string line; std::getline(lines, line);) {
+    // Top-level lines only: the tests' own requirements are indented in an if().
+    for (const std::string call : {"find_package(", "pkg_check_modules("}) {
+      if (line.rfind(call, 0) != 0) continue;
+      std::istringstream words(line.substr(call.size()));
+      std::string name;
+      words >> name;
+      if (call == "pkg_check_modules(") {  // NAME REQUIRED IMPORTED_TARGET module
+        std::string word;
+        while (words >> word) name = word;
+        if (!name.empty() && name.back() == ')') name.pop_back();
+      }
+      required.insert(name);
+    }
+  }
+  ASSERT_TRUE(required.count("fmt")) << "the requirements were not read from CMakeLists.txt";
+  fs::path archive = work_ / "autograder.zip";
+  JudgeRun exported = judge({"export", "gradescope", "draws", "--out", archive.string()});
+  ASSERT_EQ(exported.status, 0) << exported.out << exported.err;
+  const std::string setup = read_text(simulated_autograder(archive, work_ / "autograder") / "setup.sh");
+  const std::string dockerfile = read_text(fs::path(JUDGE_SOURCE_DIR) / "Dockerfile");
+  auto installs = [](const std::string& script, const std::string& package) {
+    for (std::size_t at = script.find(package); at != std::string::npos; at = script.find(package, at + 1)) {
+      bool starts = at == 0 || std::isspace(static_cast<unsigned char>(script[at - 1]));
+      std::size_t end = at + package.size();
+      bool ends = end == script.size() || std::isspace(static_cast<unsigned char>(script[end])) || script[end] == '\\';
+      if (starts && ends) return true;
+    }
+    return false;
+  };
+  for (const std::string& name : required) {
+    auto found = package_of.find(name);
+    ASSERT_NE(found, package_of.end()) << "CMakeLists.txt requires " << name << ": add its Debian package here";
+    EXPECT_TRUE(installs(dockerfile, found->second)) << "the Dockerfile does not install " << found->second;
+    EXPECT_TRUE(installs(setup, found->second)) << "Gradescope's setup.sh does not install " << found->second;
+  }
 }
 
 TEST_F(PlatformsTest, GradescopeAutograderJudgesASimulatedSubmission) {
