@@ -17,9 +17,9 @@
 #include "check/checker.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "package/typed_values.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
-#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -606,8 +606,7 @@ TEST(DistributionChecker, SamplerSupportTakesDrawsOrLeastNotBoth) {
   f.test.check_args.erase("draws");
   for (json bad : {json(0), json(1.5), json("0.2")}) {
     f.test.check_args["least"] = bad;
-    EXPECT_EQ(checker->problem_with(f.test, op), "check_args.least must be a probability above 0 and at most 1")
-        << bad;
+    EXPECT_EQ(checker->problem_with(f.test, op), "check_args.least must be a probability above 0 and at most 1") << bad;
   }
   Fixture full = sampler_fixture("distribution");
   full.test.check_args["least"] = 0.2;
@@ -1011,8 +1010,7 @@ TEST(PerformanceChecker, ACallThreeTimesOverTheLimitIsStoppedThere) {
   EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
   EXPECT_EQ(result.failure_kind, "slow");
   EXPECT_EQ(hopeless.calls, 1);
-  EXPECT_NE(result.message.find("had used 500 ms of CPU time without returning, 10 times the limit"),
-            std::string::npos)
+  EXPECT_NE(result.message.find("had used 500 ms of CPU time without returning, 10 times the limit"), std::string::npos)
       << result.message;
   EXPECT_NE(result.message.find("the limit is 10x the reference plus 2 ms = 52.0 ms"), std::string::npos)
       << result.message;

@@ -75,7 +75,8 @@ TEST(CliTry, AWrongAnswerExitsOneAndShowsTheDifference) {
 }
 
 TEST(CliTry, ASamplerShowsItsFrequenciesBesideTheExpectedProbabilities) {
-  JudgeRun run = try_judge({"--reference", "--op", "softmax_sample", "--input", "{logits: [1, 0, -1]}", "--draws", "4000"});
+  JudgeRun run =
+      try_judge({"--reference", "--op", "softmax_sample", "--input", "{logits: [1, 0, -1]}", "--draws", "4000"});
   EXPECT_EQ(run.status, 0) << run.err << run.out;
   EXPECT_NE(run.out.find("draws:      4000 seeds"), std::string::npos) << run.out;
   // softmax([1, 0, -1]) = [0.6652, 0.2447, 0.0900], most probable first.
@@ -123,8 +124,12 @@ TEST(CliTry, ABadInputExitsTwoWithOneLineNamingTheKey) {
       {"an unknown key",
        {"--input", "{logits: [1, 0], temperature: 2}"},
        "judge: --input:1:18: unknown key 'temperature' (op softmax_probs takes logits: doubles)\n"},
-      {"a misspelt key", {"--input", "{logit: [1, 0]}"}, "judge: --input:1:2: unknown key 'logit' (did you mean 'logits'? op softmax_probs takes logits: doubles)\n"},
-      {"a missing key", {"--input", "{}"}, "judge: --input: missing key 'logits' (op softmax_probs takes logits: doubles)\n"},
+      {"a misspelt key",
+       {"--input", "{logit: [1, 0]}"},
+       "judge: --input:1:2: unknown key 'logit' (did you mean 'logits'? op softmax_probs takes logits: doubles)\n"},
+      {"a missing key",
+       {"--input", "{}"},
+       "judge: --input: missing key 'logits' (op softmax_probs takes logits: doubles)\n"},
       {"a wrong type",
        {"--input", "{logits: [1, abc]}"},
        "judge: --input:1:14: key 'logits': expected a number (.inf, -.inf and .nan allowed), got 'abc'\n"},
@@ -147,14 +152,16 @@ TEST(CliTry, ABadInputExitsTwoWithOneLineNamingTheKey) {
        {"--op", "softmax_prob", "--input", "{logits: [1, 0]}"},
        "judge: --op: draws has no op 'softmax_prob' (did you mean 'softmax_probs'?); the ops you can try: "
        "softmax_probs, softmax_sample\n"},
-      {"--input without a value given", {"--op", "softmax_probs"}, "judge: try: missing --input (op softmax_probs takes logits: doubles)\n"},
+      {"--input without a value given",
+       {"--op", "softmax_probs"},
+       "judge: try: missing --input (op softmax_probs takes logits: doubles)\n"},
       {"no workspace file",
        {"--input", "{logits: [1, 0]}"},
        "judge: " + shown_path(scratch_root() / "workspace/draws.hpp") +
            ": no solution yet; run `judge start draws` first (or pass --solution FILE)\n"},
       {"both --reference and --solution",
        {"--reference", "--solution", "x.hpp", "--input", "{logits: [1, 0]}"},
-       "judge: try: --reference and --solution exclude each other\n"},
+       "judge: --solution excludes --reference (see judge --help)\n"},
   };
   for (const BadInput& c : cases) {
     JudgeRun run = try_judge(c.args);
@@ -175,8 +182,8 @@ TEST(CliTry, TheInputMayBeAFileOfYaml) {
   std::ofstream(bad) << "logits:\n  - 1\n  - zero\n";
   JudgeRun error = try_judge({"--reference", "--input", bad.string()});
   EXPECT_EQ(error.status, 2);
-  EXPECT_EQ(error.err,
-            "judge: " + shown_path(bad) + ":3:5: key 'logits': expected a number (.inf, -.inf and .nan allowed), got 'zero'\n");
+  EXPECT_EQ(error.err, "judge: " + shown_path(bad) +
+                           ":3:5: key 'logits': expected a number (.inf, -.inf and .nan allowed), got 'zero'\n");
 }
 
 TEST(CliTry, JsonIsOneObjectWithBothSidesAndTheDifference) {
@@ -194,8 +201,8 @@ TEST(CliTry, JsonIsOneObjectWithBothSidesAndTheDifference) {
   EXPECT_EQ(result["difference"].get<std::string>().rfind("index 0: expected 1, got 2.718281828", 0), 0u)
       << result.dump();
 
-  JudgeRun sampler = try_judge({"--reference", "--op", "softmax_sample", "--input", "{logits: [0, 0]}", "--draws",
-                                "1000", "--format", "json"});
+  JudgeRun sampler = try_judge(
+      {"--reference", "--op", "softmax_sample", "--input", "{logits: [0, 0]}", "--draws", "1000", "--format", "json"});
   EXPECT_EQ(sampler.status, 0) << sampler.err;
   result = nlohmann::json::parse(sampler.out);
   EXPECT_EQ(result["mode"], "sampler");
@@ -228,8 +235,8 @@ TEST(CliTry, ACrashIsReportedAsACrashWithTheLine) {
             std::string::npos)
       << value.out;
 
-  JudgeRun sampler = try_judge(
-      {"--solution", solution("crashes.hpp"), "--op", "softmax_sample", "--input", "{logits: [1, 0]}", "--draws", "200"});
+  JudgeRun sampler = try_judge({"--solution", solution("crashes.hpp"), "--op", "softmax_sample", "--input",
+                                "{logits: [1, 0]}", "--draws", "200"});
   EXPECT_EQ(sampler.status, 1) << sampler.err;
   EXPECT_TRUE(std::regex_search(sampler.out, crash)) << sampler.out;
   EXPECT_NE(sampler.out.find("difference: yours ended in runtime_error\n"), std::string::npos) << sampler.out;

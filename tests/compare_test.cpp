@@ -63,7 +63,6 @@ struct OutputCase {
 
 json J(const char* text) { return json::parse(text); }
 
-
 std::vector<OutputCase> output_cases() {
   return {
       // doubles
@@ -170,8 +169,7 @@ std::vector<OutputCase> output_cases() {
       {"matrix: a row count mismatch", ValueType::kMatrix, J("[[1.0, 2.0], [3.0, 4.0]]"), J("[[1.0, 2.0]]"),
        "expected 2 rows, got 1"},
       {"matrix: a wrong entry names its row and index", ValueType::kMatrix, J("[[1.0, 2.0], [3.0, 4.0]]"),
-       J("[[1.0, 2.0], [3.0, 4.5]]"),
-       "row 1: index 1: expected 4, got 4.5 (error 0.5); 1 of 2 entries wrong"},
+       J("[[1.0, 2.0], [3.0, 4.5]]"), "row 1: index 1: expected 4, got 4.5 (error 0.5); 1 of 2 entries wrong"},
       {"matrix: a short row", ValueType::kMatrix, J("[[1.0, 2.0], [3.0, 4.0]]"), J("[[1.0, 2.0], [3.0]]"),
        "row 1: expected 2 values, got 1"},
       {"matrix: a scalar instead of rows", ValueType::kMatrix, J("[[1.0, 2.0], [3.0, 4.0]]"), 1.0,
@@ -182,9 +180,8 @@ std::vector<OutputCase> output_cases() {
        J(R"({"tokens": [1, 2], "score": -1.5000000001, "meta": {"name": "x", "ok": true}})"), std::nullopt},
       {"any: integers are exact and the path names the entry", ValueType::kAny, J(R"({"tokens": [1, 2]})"),
        J(R"({"tokens": [1, 3]})"), "tokens[1]: expected 2, got 3"},
-      {"any: floats are tolerant and a failure names the path", ValueType::kAny,
-       J(R"({"beams": [{"score": -1.5}]})"), J(R"({"beams": [{"score": -1.6}]})"),
-       "beams[0].score: expected -1.5, got -1.6 (error 0.1)"},
+      {"any: floats are tolerant and a failure names the path", ValueType::kAny, J(R"({"beams": [{"score": -1.5}]})"),
+       J(R"({"beams": [{"score": -1.6}]})"), "beams[0].score: expected -1.5, got -1.6 (error 0.1)"},
       {"any: a missing key", ValueType::kAny, J(R"({"a": 1, "b": 2})"), J(R"({"a": 1})"), "missing 'b'"},
       {"any: a missing nested key names the map", ValueType::kAny, J(R"({"a": {"b": 1}})"), J(R"({"a": {}})"),
        "a: missing 'b'"},
@@ -199,8 +196,7 @@ std::vector<OutputCase> output_cases() {
       {"any: an integer expectation accepts the same value as a double", ValueType::kAny, 3, 3.0, std::nullopt},
       {"any: an integer expectation rejects a different double", ValueType::kAny, 3, 3.5,
        "expected 3, got 3.5 (error 0.5)"},
-      {"any: a float expectation rejects NaN", ValueType::kAny, 0.5, kNaN,
-       "expected 0.5, got nan (error nan)"},
+      {"any: a float expectation rejects NaN", ValueType::kAny, 0.5, kNaN, "expected 0.5, got nan (error nan)"},
       {"any: a float expectation rejects a string", ValueType::kAny, 0.5, "0.5", "expected a number, got a string"},
   };
 }

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/grade.hpp"
-#include "cli/grade_seal.hpp"
+#include "course/grade.hpp"
+#include "course/grade_seal.hpp"
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
 #include "util/errors.hpp"

@@ -10,7 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "cli/grade.hpp"
+#include "course/grade.hpp"
 #include "fixture_files.hpp"
 #include "run_judge.hpp"
 

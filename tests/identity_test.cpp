@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "sandbox/identity.hpp"
-#include "util/errors.hpp"
 #include "util/environment.hpp"
+#include "util/errors.hpp"
 
 namespace judge {
 namespace {

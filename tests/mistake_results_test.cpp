@@ -78,8 +78,8 @@ TEST(MistakeResults, TimeAndMemoryLimitsAndHugeValuesAreNotStored) {
     MistakeResults results = store.open();
     results.remember("slow", failure(Verdict::kTimeLimitExceeded, "timeout", nullptr));
     results.remember("memory", failure(Verdict::kMemoryLimitExceeded, "memory", nullptr));
-    results.remember("huge", failure(Verdict::kWrongAnswer, "value",
-                                     std::vector<double>(MistakeResults::kMaxStoredBytes / 4, 0.1)));
+    results.remember(
+        "huge", failure(Verdict::kWrongAnswer, "value", std::vector<double>(MistakeResults::kMaxStoredBytes / 4, 0.1)));
     results.remember("kept", failure(Verdict::kRuntimeError, "signal:11", nullptr));
     results.save();
   }
@@ -150,10 +150,11 @@ TEST(MistakeResults, ASecondWrongRunTakesItsHintFromTheStoreUntilTheProblemChang
   ASSERT_TRUE(bytes);
   json stored = json::from_cbor(*bytes);
   ASSERT_FALSE(stored.empty());
-  for (auto& [name, entry] : stored.items()) entry = {{"verdict", "accepted"}, {"failure_kind", ""}, {"returned", nullptr}};
+  for (auto& [name, entry] : stored.items())
+    entry = {{"verdict", "accepted"}, {"failure_kind", ""}, {"returned", nullptr}};
   std::vector<std::uint8_t> forged = json::to_cbor(stored);
-  std::ofstream(stores[0], std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(forged.data()),
-                                                                     static_cast<std::streamsize>(forged.size()));
+  std::ofstream(stores[0], std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(forged.data()), static_cast<std::streamsize>(forged.size()));
   testing::JudgeRun second = scratch.judge_edited_mistake(2);
   EXPECT_EQ(second.status, 1) << second.err;
   EXPECT_EQ(second.out.find(hint), std::string::npos) << "the known mistake was run again: " << second.out;

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/grade.hpp"
+#include "course/grade.hpp"
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
 #include "util/errors.hpp"

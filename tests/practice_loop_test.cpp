@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,7 +130,8 @@ TEST(PracticeLoop, TheUntouchedStubFailsInAFewLines) {
   JudgeRun json = scratch.judge({"run", "draws", "--solution", scratch.stub(), "--format", "json"});
   nlohmann::json result = nlohmann::json::parse(json.out);
   ASSERT_EQ(result["tests"].size(), 5u);
-  for (const auto& test : result["tests"]) EXPECT_EQ(test["message"], "uncaught exception std::logic_error: not implemented yet");
+  for (const auto& test : result["tests"])
+    EXPECT_EQ(test["message"], "uncaught exception std::logic_error: not implemented yet");
 }
 
 TEST(PracticeLoop, TextKeepsWithinTheWidthAndSaysTheToleranceOnce) {
@@ -290,6 +292,40 @@ TEST(PracticeLoop, ListShowsTheOthersBesideABrokenProblemAndExitsTwo) {
   EXPECT_EQ(out["problems"].size(), 1u);
   ASSERT_EQ(out["broken"].size(), 1u);
   EXPECT_EQ(out["broken"][0]["problem"], "zz_broken");
+}
+
+// `run --all` and `validate --all` carry on past a malformed problem.yaml
+// as `list` does: the others are judged and validated, and each broken one
+// is named with its file and line.
+TEST(PracticeLoop, RunAllAndValidateAllCarryOnPastABrokenProblem) {
+  Scratch scratch("broken_all");
+  fs::create_directories(scratch.root / "problems/aa_broken");
+  std::ofstream(scratch.root / "problems/aa_broken/problem.yaml") << "title: Broken\norder: 0\nstatement: [unclosed\n";
+  ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
+  write_workspace_file(scratch, (scratch.root / "solutions/draws/reference.hpp").string());
+
+  JudgeRun run = scratch.judge({"run", "--all"});
+  EXPECT_EQ(run.status, 2) << "a broken problem is the judge's failure to do that part: " << run.out << run.err;
+  EXPECT_NE(run.out.find("draws                  accepted"), std::string::npos) << "the others are judged: " << run.out;
+  const std::regex file_and_line(R"(aa_broken/problem\.yaml:\d+:\d+: )");
+  EXPECT_TRUE(std::regex_search(run.err, file_and_line)) << "file and line: " << run.err;
+
+  JudgeRun json = scratch.judge({"run", "--all", "--format", "json"});
+  EXPECT_EQ(json.status, 2) << json.err;
+  nlohmann::json out = nlohmann::json::parse(json.out);
+  ASSERT_EQ(out["results"].size(), 1u) << out;
+  EXPECT_EQ(out["results"][0]["problem"], "draws");
+
+  JudgeRun validate = scratch.judge({"validate", "--all"});
+  EXPECT_EQ(validate.status, 1) << validate.out << validate.err;
+  // The fixture's draws has no solutions.yaml, so it is validated and fails
+  // that check: what matters is that it was validated at all.
+  EXPECT_NE(validate.out.find("validating draws\n  ok    spec and cases load"), std::string::npos)
+      << "the others are validated: " << validate.out;
+  EXPECT_NE(validate.out.find("validating aa_broken\n  FAIL  the problem files load"), std::string::npos)
+      << validate.out;
+  EXPECT_TRUE(std::regex_search(validate.out, file_and_line)) << validate.out;
+  EXPECT_NE(validate.out.find(" of 2 problems valid"), std::string::npos) << validate.out;
 }
 
 TEST(PracticeLoop, ShowGivesTheTimeLimitsTheCasesApply) {

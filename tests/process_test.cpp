@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -22,7 +23,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <atomic>
 #include <vector>
 
 #include "run/runner_session.hpp"
@@ -114,7 +114,8 @@ TEST_F(ProcessTest, AChildsPeakMemoryIsItsOwnNotTheJudgesAtFork) {
   ASSERT_TRUE(small.started) << small.error;
   EXPECT_LT(small.status.max_rss_kb, 64 * 1024) << "the judge's own 128 MiB were counted as the child's";
   // A child that really grows past the judge is measured: a 256 MiB string.
-  CommandResult large = run_command(shell("awk 'BEGIN { s = \"x\"; for (i = 0; i < 28; i++) s = s s; print length(s) }'"), 20000);
+  CommandResult large =
+      run_command(shell("awk 'BEGIN { s = \"x\"; for (i = 0; i < 28; i++) s = s s; print length(s) }'"), 20000);
   ASSERT_TRUE(large.started) << large.error;
   EXPECT_EQ(large.output, "268435456\n");
   EXPECT_GE(large.status.max_rss_kb, 256 * 1024);

@@ -18,8 +18,8 @@
 #include "fixture_files.hpp"
 #include "judging/judging.hpp"
 #include "judging/quick_preview.hpp"
+#include "package/layout.hpp"
 #include "scratch_root.hpp"
-#include "spec/package.hpp"
 #include "util/worker_pool.hpp"
 
 namespace judge {

@@ -358,8 +358,7 @@ TEST(Gradescope, HiddenCasesGetTheChosenVisibility) {
     for (const auto& test : out["tests"]) seen.push_back(test["visibility"]);
     return seen;
   };
-  EXPECT_EQ(visibilities(make_gradescope_reporter, result),
-            (std::vector<std::string>{"visible", "after_published"}));
+  EXPECT_EQ(visibilities(make_gradescope_reporter, result), (std::vector<std::string>{"visible", "after_published"}));
   EXPECT_EQ(visibilities(make_gradescope_reporter, compile_error_result()),
             (std::vector<std::string>{"visible", "after_published"}));
   auto hidden_until_due = [](std::FILE* out) { return make_gradescope_reporter(out, "after_due_date"); };

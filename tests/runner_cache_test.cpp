@@ -1,7 +1,7 @@
 // The runner cache: runners reused and marked used, a runner cut short or
 // changed not reused, least recently used evicted past the bound (never
 // one used in the last minutes), usage by kind, clearing.
-#include "build/runner_cache.hpp"
+#include "compile/runner_cache.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -17,9 +17,9 @@
 #include "check/registry.hpp"
 #include "fixture_files.hpp"
 #include "judging/judging.hpp"
+#include "package/problem.hpp"
 #include "sandbox/limits.hpp"
 #include "sandbox/runner_cgroup.hpp"
-#include "spec/problem.hpp"
 #include "util/paths.hpp"
 
 namespace judge {

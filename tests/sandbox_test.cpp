@@ -11,11 +11,11 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/ipc.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/ipc.h>
-#include <sys/shm.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +31,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/grade.hpp"
+#include "course/grade.hpp"
 #include "fixture_files.hpp"
 #include "run_judge.hpp"
 #include "sandbox/runner_cgroup.hpp"
@@ -430,11 +430,11 @@ const std::vector<Hostile> kHostiles = {
 // the file at -Og too and runs its cheap cases while the -O2 runner
 // compiles): whatever outlives a case, floods, forks, writes or reads.
 std::vector<Hostile> previewed_hostiles() {
-  const std::set<std::string> chosen = {
-      "temperature/infinite_loop.hpp",  "temperature/exits_in_static_init.hpp", "temperature/memory_hog.hpp",
-      "hostile/floods_two_gib.hpp",     "hostile/forks_setsid_sleeper.hpp",     "hostile/forks_many.hpp",
-      "hostile/writes_files.hpp",       "hostile/reads_problem_files.hpp",      "hostile/connects_to_localhost.hpp",
-      "hostile/lists_host_processes.hpp"};
+  const std::set<std::string> chosen = {"temperature/infinite_loop.hpp",     "temperature/exits_in_static_init.hpp",
+                                        "temperature/memory_hog.hpp",        "hostile/floods_two_gib.hpp",
+                                        "hostile/forks_setsid_sleeper.hpp",  "hostile/forks_many.hpp",
+                                        "hostile/writes_files.hpp",          "hostile/reads_problem_files.hpp",
+                                        "hostile/connects_to_localhost.hpp", "hostile/lists_host_processes.hpp"};
   std::vector<Hostile> previewed;
   for (Hostile hostile : kHostiles)
     if (chosen.count(hostile.file)) {
@@ -469,8 +469,8 @@ TEST(HostileClass, GradedTogetherEachGetsItsVerdictAndNothingEscapes) {
     graded[name] = &hostile;
   }
   ASSERT_GT(graded.size(), 10u);
-  JudgeRun run = run_judge({"grade", "temperature", (dir / "class").string(), "--jobs", "2", "--out",
-                            (dir / "report").string()});
+  JudgeRun run =
+      run_judge({"grade", "temperature", (dir / "class").string(), "--jobs", "2", "--out", (dir / "report").string()});
   EXPECT_EQ(run.status, 0) << run.out.substr(0, 4000) << run.err;
   json summary;
   ASSERT_NO_THROW(summary = json::parse(judge::read_file_or_empty((dir / "report" / "summary.json").string())));
@@ -594,16 +594,16 @@ TEST(IpcNamespace, NoSubmissionReadsTheHostsObjectsOrLeavesAnyBehind) {
   std::string text = judge::testing::inline_sibling_includes(
       judge::read_file_or_empty((fs::path(JUDGE_TESTS_DIR) / "fixtures/hostile/leaves_ipc_objects.hpp").string()),
       fs::path(JUDGE_TESTS_DIR) / "fixtures/hostile");
-  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"@IPC_KEY@", std::to_string(key)},
-                                                                                 {"@MARK@", mark}})
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"@IPC_KEY@", std::to_string(key)}, {"@MARK@", mark}})
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
       text.replace(at, from.size(), to);
   std::ofstream(dir / "ipc.hpp") << text;
   std::set<std::string> before = host_ipc_keys();
 
-  JudgeRun unfiltered = run_judge({"run", "temperature", "--solution", (dir / "ipc.hpp").string(), "--no-cache",
-                                   "--format", "json"},
-                                  {"JUDGE_NO_SYSCALL_FILTER=1"});
+  JudgeRun unfiltered =
+      run_judge({"run", "temperature", "--solution", (dir / "ipc.hpp").string(), "--no-cache", "--format", "json"},
+                {"JUDGE_NO_SYSCALL_FILTER=1"});
   EXPECT_EQ(unfiltered.status, 0) << unfiltered.out.substr(0, 2000) << unfiltered.err;
   EXPECT_EQ(unfiltered.out.find(secret), std::string::npos) << "the host's segment was read";
   EXPECT_EQ(unfiltered.out.find("ESCAPED"), std::string::npos) << unfiltered.out.substr(0, 2000);
@@ -614,8 +614,8 @@ TEST(IpcNamespace, NoSubmissionReadsTheHostsObjectsOrLeavesAnyBehind) {
   EXPECT_FALSE(fs::exists("/dev/mqueue/" + mark)) << "a POSIX message queue outlived the judge";
 
   if (missing_protection({"system-call filter"}).empty()) {
-    JudgeRun filtered = run_judge({"run", "temperature", "--solution", (dir / "ipc.hpp").string(), "--no-cache",
-                                   "--format", "json"});
+    JudgeRun filtered =
+        run_judge({"run", "temperature", "--solution", (dir / "ipc.hpp").string(), "--no-cache", "--format", "json"});
     EXPECT_EQ(filtered.status, 1) << filtered.err;
     EXPECT_NE(filtered.out.find("the system call shmget is not allowed"), std::string::npos)
         << filtered.out.substr(0, 2000);

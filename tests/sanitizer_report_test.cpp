@@ -10,7 +10,7 @@
 #include "check/crash_report.hpp"
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 #include "util/paths.hpp"
 
 namespace judge {

@@ -28,14 +28,14 @@
 #include <thread>
 #include <vector>
 
-#include "cli/web_api.hpp"
-#include "cli/web_gate.hpp"
-#include "cli/web_guard.hpp"
-#include "cli/web_head.hpp"
+#include "package/layout.hpp"
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
-#include "spec/package.hpp"
 #include "util/files.hpp"
+#include "web/api.hpp"
+#include "web/gate.hpp"
+#include "web/guard.hpp"
+#include "web/head.hpp"
 
 namespace judge {
 namespace {
@@ -419,11 +419,10 @@ TEST(Serve, AForeignOriginIs403EvenWithTheToken) {
   remove_workspace_file();
   httplib::Client client = server().client();
   EXPECT_EQ(status_of(client.Get("/api/problems", server().with_token({{"Origin", "http://evil.example"}}))), 403);
-  EXPECT_EQ(status_of(client.Put("/api/workspace/draws", server().with_token({{"Origin", "http://evil.example"}}),
-                                 "{}", "application/json")),
+  EXPECT_EQ(status_of(client.Put("/api/workspace/draws", server().with_token({{"Origin", "http://evil.example"}}), "{}",
+                                 "application/json")),
             403);
-  EXPECT_EQ(status_of(client.Post("/api/run/draws", server().with_token({{"Origin", "null"}}), "", "text/plain")),
-            403);
+  EXPECT_EQ(status_of(client.Post("/api/run/draws", server().with_token({{"Origin", "null"}}), "", "text/plain")), 403);
   EXPECT_FALSE(fs::exists(server().workspace_file()));
   std::string own = "http://127.0.0.1:" + std::to_string(server().port());
   EXPECT_EQ(status_of(client.Get("/api/problems", server().with_token({{"Origin", own}}))), 200);
@@ -480,12 +479,12 @@ TEST(Serve, TheBrowserIsOpenedOnAPrivateFileNotOnTheToken) {
   fs::create_directories(bin);
   fs::path seen = bin / "seen";
   std::ofstream(bin / "xdg-open") << "#!/bin/sh\necho \"$1\" > " << seen.string() << ".tmp\nstat -c %a \"$1\" >> "
-                                   << seen.string() << ".tmp\ncat \"$1\" >> " << seen.string() << ".tmp\nmv "
-                                   << seen.string() << ".tmp " << seen.string() << "\n";
+                                  << seen.string() << ".tmp\ncat \"$1\" >> " << seen.string() << ".tmp\nmv "
+                                  << seen.string() << ".tmp " << seen.string() << "\n";
   fs::permissions(bin / "xdg-open", fs::perms::owner_all);
   std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
-  Server opened("serve_open", /*open=*/true, {"DISPLAY=:99", "XDG_RUNTIME_DIR=" + bin.string(),
-                                              "PATH=" + bin.string() + ":" + path});
+  Server opened("serve_open", /*open=*/true,
+                {"DISPLAY=:99", "XDG_RUNTIME_DIR=" + bin.string(), "PATH=" + bin.string() + ":" + path});
   for (int i = 0; i < 200 && !fs::exists(seen); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::optional<std::string> record = read_file(seen.string());
   fs::remove_all(bin);
@@ -545,7 +544,8 @@ TEST(Serve, SavingANotStartedProblemStartsItThenAnotherEditorsSaveIsSeen) {
   EXPECT_EQ(seen["content"], "// from another editor\n");
   EXPECT_NE(seen["version"], started["version"]);
   json stale = {{"content", "// from the page\n"}, {"base_version", started["version"]}};
-  httplib::Result conflict = client.Put("/api/workspace/draws", server().with_token(), stale.dump(), "application/json");
+  httplib::Result conflict =
+      client.Put("/api/workspace/draws", server().with_token(), stale.dump(), "application/json");
   EXPECT_EQ(status_of(conflict), 409);
   EXPECT_EQ(read_file(server().workspace_file().string()), "// from another editor\n");
   stale["force"] = true;

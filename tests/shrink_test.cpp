@@ -17,9 +17,9 @@
 
 #include "judging/shrink_candidates.hpp"
 #include "judging/shrink_search.hpp"
+#include "package/typed_values.hpp"
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
-#include "spec/typed_values.hpp"
 
 namespace judge {
 namespace {
@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-Operation logits_op() { return Operation{"probs", {{"logits", ValueType::kDoubles}, {"k", ValueType::kInteger}}, ValueType::kDoubles}; }
+Operation logits_op() {
+  return Operation{"probs", {{"logits", ValueType::kDoubles}, {"k", ValueType::kInteger}}, ValueType::kDoubles};
+}
 
 json random_logits(std::size_t n, std::uint64_t seed) {
   SplitMix64 stream(seed);
@@ -69,12 +71,14 @@ TEST(ShrinkSearch, KeepsNegativeInfinityOnlyWhereTheFailureNeedsIt) {
   };
   json logits = random_logits(100, 2);
   for (std::size_t i = 0; i < 100; i += 10) logits[i] = -std::numeric_limits<double>::infinity();
-  ShrinkSearch search = shrink_input(logits_op(), {{"logits", logits}, {"k", 3}}, needs_inf, Clock::now() + std::chrono::seconds(20));
+  ShrinkSearch search =
+      shrink_input(logits_op(), {{"logits", logits}, {"k", 3}}, needs_inf, Clock::now() + std::chrono::seconds(20));
   ASSERT_EQ(search.input["logits"].size(), 2u) << search.input.dump();
   EXPECT_TRUE(needs_inf(search.input));
   EXPECT_EQ(std::count_if(search.input["logits"].begin(), search.input["logits"].end(),
                           [](const json& x) { return x.get<double>() == 0.0; }),
-            1) << "the finite logit became 0, the -inf stayed: " << search.input.dump();
+            1)
+      << "the finite logit became 0, the -inf stayed: " << search.input.dump();
 }
 
 TEST(ShrinkSearch, NeverMakesUpNonFiniteNumbers) {
@@ -97,8 +101,12 @@ TEST(ShrinkSearch, NeverMakesUpNonFiniteNumbers) {
 // of two; each candidate must keep q, k and v consistent with the heads.
 TEST(ShrinkSearch, AttentionHeadsShrinkToTheSmallestGroupedShape) {
   Operation op{"attention_steps",
-               {{"n_heads", ValueType::kInteger}, {"n_kv_heads", ValueType::kInteger}, {"head_dim", ValueType::kInteger},
-                {"capacity", ValueType::kInteger}, {"q", ValueType::kMatrix}, {"k", ValueType::kMatrix},
+               {{"n_heads", ValueType::kInteger},
+                {"n_kv_heads", ValueType::kInteger},
+                {"head_dim", ValueType::kInteger},
+                {"capacity", ValueType::kInteger},
+                {"q", ValueType::kMatrix},
+                {"k", ValueType::kMatrix},
                 {"v", ValueType::kMatrix}},
                ValueType::kMatrix};
   auto matrix = [](std::size_t rows, std::size_t cols, std::uint64_t seed) {
@@ -111,7 +119,7 @@ TEST(ShrinkSearch, AttentionHeadsShrinkToTheSmallestGroupedShape) {
     }
     return out;
   };
-  json input = {{"n_heads", 8}, {"n_kv_heads", 2}, {"head_dim", 4}, {"capacity", 12},
+  json input = {{"n_heads", 8},           {"n_kv_heads", 2},       {"head_dim", 4},        {"capacity", 12},
                 {"q", matrix(12, 32, 1)}, {"k", matrix(12, 8, 2)}, {"v", matrix(12, 8, 3)}};
   int inconsistent = 0;
   auto consistent = [](const json& c) {
@@ -119,8 +127,8 @@ TEST(ShrinkSearch, AttentionHeadsShrinkToTheSmallestGroupedShape) {
     if (h < 1 || g < 1 || d < 1 || h % g || c["q"].empty() || c["q"].size() != c["k"].size() ||
         c["k"].size() != c["v"].size() || static_cast<std::int64_t>(c["q"].size()) > c["capacity"].get<std::int64_t>())
       return false;
-    return static_cast<std::int64_t>(c["q"][0].size()) == h * d && static_cast<std::int64_t>(c["k"][0].size()) == g * d &&
-           static_cast<std::int64_t>(c["v"][0].size()) == g * d;
+    return static_cast<std::int64_t>(c["q"][0].size()) == h * d &&
+           static_cast<std::int64_t>(c["k"][0].size()) == g * d && static_cast<std::int64_t>(c["v"][0].size()) == g * d;
   };
   ShrinkSearch search = shrink_input(
       op, input,
@@ -181,8 +189,10 @@ json beam_answer(const json& in, bool rank_rule) {
     });
     live.clear();
     for (std::size_t rank = 0; rank < all.size() && static_cast<int>(live.size()) < width; ++rank) {
-      if (all[rank].tokens.back() != eos) live.push_back(all[rank]);
-      else if (!rank_rule || static_cast<int>(rank) < width) done.push_back(all[rank]);
+      if (all[rank].tokens.back() != eos)
+        live.push_back(all[rank]);
+      else if (!rank_rule || static_cast<int>(rank) < width)
+        done.push_back(all[rank]);
     }
   }
   done.insert(done.end(), live.begin(), live.end());
@@ -216,12 +226,18 @@ bool valid_beam_case(const json& in) {
 // beam_search's declaration, its vocabulary axis as a problem.yaml gives it.
 Operation beam_op() {
   Operation op{"beam_search",
-               {{"model", ValueType::kAny}, {"prompt", ValueType::kInts}, {"beam_width", ValueType::kInteger},
-                {"max_new_tokens", ValueType::kInteger}, {"eos_id", ValueType::kInteger},
+               {{"model", ValueType::kAny},
+                {"prompt", ValueType::kInts},
+                {"beam_width", ValueType::kInteger},
+                {"max_new_tokens", ValueType::kInteger},
+                {"eos_id", ValueType::kInteger},
                 {"length_penalty", ValueType::kNumber}},
                ValueType::kAny};
-  op.axes.push_back(SharedAxis{"vocabulary", "model.vocab", {"model.default", "model.rows[].probs", "model.bias"},
-                               {"prompt", "model.rows[].context", "eos_id"}, false});
+  op.axes.push_back(SharedAxis{"vocabulary",
+                               "model.vocab",
+                               {"model.default", "model.rows[].probs", "model.bias"},
+                               {"prompt", "model.rows[].context", "eos_id"},
+                               false});
   return op;
 }
 
@@ -369,11 +385,12 @@ TEST(ShrinkJudge, TieBugShrinksToAHandfulOfEqualLogits) {
 
   // A correct solution written differently agrees with the reference on it:
   // the shrunk input is no boundary case that any other rounding would fail.
-  testing::JudgeRun tried = judge({"try", "keep_top", "--solution", solution("accepted/sort_by_pairs.hpp"),
-                                   "--input", flow_yaml(input)});
+  testing::JudgeRun tried =
+      judge({"try", "keep_top", "--solution", solution("accepted/sort_by_pairs.hpp"), "--input", flow_yaml(input)});
   EXPECT_EQ(tried.status, 0) << tried.out << tried.err;
   // And the mistake fails it, as the example says.
-  tried = judge({"try", "keep_top", "--solution", solution("wrong/ties_to_higher_id.hpp"), "--input", flow_yaml(input)});
+  tried =
+      judge({"try", "keep_top", "--solution", solution("wrong/ties_to_higher_id.hpp"), "--input", flow_yaml(input)});
   EXPECT_EQ(tried.status, 1) << tried.out << tried.err;
 }
 
@@ -449,7 +466,8 @@ TEST(ShrinkJudge, CorrectSolutionsGetNoShrunkExample) {
   for (const auto& problem : fs::directory_iterator(root() / "solutions")) {
     std::string slug = problem.path().filename().string();
     std::vector<std::string> correct = {solution("reference.hpp", slug)};
-    for (const auto& entry : fs::directory_iterator(problem.path() / "accepted")) correct.push_back(entry.path().string());
+    for (const auto& entry : fs::directory_iterator(problem.path() / "accepted"))
+      correct.push_back(entry.path().string());
     for (const std::string& file : correct) {
       json result = run_json(file, {}, slug);
       EXPECT_EQ(result["verdict"], "accepted") << file;
@@ -459,7 +477,8 @@ TEST(ShrinkJudge, CorrectSolutionsGetNoShrunkExample) {
 }
 
 TEST(ShrinkJudge, TextReportNamesTheCaseAndTheSizes) {
-  testing::JudgeRun run = judge({"run", "keep_top", "--solution", solution("wrong/ties_to_higher_id.hpp"), "--no-cache"});
+  testing::JudgeRun run =
+      judge({"run", "keep_top", "--solution", solution("wrong/ties_to_higher_id.hpp"), "--no-cache"});
   EXPECT_EQ(run.status, 1) << run.err;
   EXPECT_NE(run.out.find("shrunk from wide_ties, logits 131,072 -> "), std::string::npos) << run.out;
 }

@@ -14,8 +14,8 @@
 
 #include "check/registry.hpp"
 #include "judging/judging.hpp"
-#include "spec/package.hpp"
-#include "spec/solutions_index.hpp"
+#include "package/layout.hpp"
+#include "package/solutions_index.hpp"
 #include "util/errors.hpp"
 #include "util/paths.hpp"
 #include "util/text.hpp"
@@ -146,7 +146,6 @@ TEST_P(Solution, GetsItsStatedVerdict) {
       break;
     }
   EXPECT_EQ(verdict_name(result.verdict), c.verdict) << display << "\n" << why;
-
 }
 
 INSTANTIATE_TEST_SUITE_P(Problems, Solution, ::testing::ValuesIn(all_solutions()),

@@ -1,7 +1,7 @@
 // Loading problem.yaml and case files: what a valid problem becomes, and the
 // full `file:line:column: message` of every mistake an author can make.
-#include "spec/problem.hpp"
-#include "spec/solutions_index.hpp"
+#include "package/problem.hpp"
+#include "package/solutions_index.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,8 +15,8 @@
 
 #include "check/checker.hpp"
 #include "check/registry.hpp"
-#include "spec/typed_values.hpp"
-#include "spec/yaml_reader.hpp"
+#include "package/typed_values.hpp"
+#include "package/yaml_reader.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -296,12 +296,12 @@ std::vector<ErrorCase> error_cases() {
        "demo/problem.yaml:2:6: YAML syntax error: a list opened with '[' is not closed with ']' before this point\n"
        "  2 | order: 3\n"
        "    |      ^"},
-      {"a tab in the indentation is named, with a caret under it", with(kMinimal, "    output: any\n", "\toutput: any\n"),
+      {"a tab in the indentation is named, with a caret under it",
+       with(kMinimal, "    output: any\n", "\toutput: any\n"),
        "demo/problem.yaml:11:1: YAML syntax error: a tab character indents this line; YAML indents with spaces only\n"
        "  11 | \\toutput: any\n"
        "     | ^"},
-      {"a tab after spaces",
-       with(kMinimal, "    input: {x: 1.0", "  \tinput: {x: 1.0"),
+      {"a tab after spaces", with(kMinimal, "    input: {x: 1.0", "  \tinput: {x: 1.0"),
        "demo/problem.yaml:16:3: YAML syntax error: a tab character indents this line; YAML indents with spaces only\n"
        "  16 |   \\tinput: {x: 1.0, xs: [1, 2]}\n"
        "     |   ^"},
@@ -315,7 +315,8 @@ std::vector<ErrorCase> error_cases() {
        "it in the column of the keys (or '- ' items) it belongs with\n"
        "  9 |    g:\n"
        "    |    ^"},
-      {"a key indented under a plain value", with(kMinimal, "order: 3\nstatement: Say hi.\n", "order: 3\n  statement: Say hi.\n"),
+      {"a key indented under a plain value",
+       with(kMinimal, "order: 3\nstatement: Say hi.\n", "order: 3\n  statement: Say hi.\n"),
        "demo/problem.yaml:3:12: YAML syntax error: a ':' that cannot start a value here: a key indented deeper than "
        "the keys beside it, a key under a plain value, or a value holding ': ' that needs quotes\n"
        "  3 |   statement: Say hi.\n"
@@ -394,7 +395,8 @@ std::vector<ErrorCase> error_cases() {
       {"a bad generator kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: gaussian, n: 3, seed: 1}}"),
        "demo/problem.yaml:16:36: key 'generate': unknown generator 'gaussian'; expected one of: uniform, normal, "
        "constant, arange"},
-      {"a misspelt generator kind", with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: unifrom, n: 3, seed: 1}}"),
+      {"a misspelt generator kind",
+       with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: unifrom, n: 3, seed: 1}}"),
        "demo/problem.yaml:16:36: key 'generate': unknown generator 'unifrom' (did you mean 'uniform'?)"},
       {"a generator key of another kind",
        with(kMinimal, input_line, "input: {x: 1.0, xs: {generate: constant, n: 3, value: 1, seed: 1}}"),
@@ -510,16 +512,16 @@ class SolutionsIndexTest : public SpecTest {
     return "(loaded without an error)";
   }
   const std::string kIndex =
-      "reference: reference.hpp\n"                                      // 1
-      "accepted:\n"                                                     // 2
-      "  - {file: accepted/slow.hpp, note: slow, slowdown: 12}\n"       // 3
-      "wrong:\n"                                                        // 4
-      "  - {file: wrong/a.hpp, verdict: wrong_answer, mistake: A}\n"    // 5
-      "  - {file: wrong/b.hpp, verdict: wrong_answer, mistake: B}\n"    // 6
-      "hint_tests:\n"                                                   // 7
-      "  - file: hint_tests/ab.hpp\n"                                   // 8
-      "    verdict: wrong_answer\n"                                     // 9
-      "    hints: [wrong/a.hpp, wrong/b.hpp]\n";                        // 10
+      "reference: reference.hpp\n"                                    // 1
+      "accepted:\n"                                                   // 2
+      "  - {file: accepted/slow.hpp, note: slow, slowdown: 12}\n"     // 3
+      "wrong:\n"                                                      // 4
+      "  - {file: wrong/a.hpp, verdict: wrong_answer, mistake: A}\n"  // 5
+      "  - {file: wrong/b.hpp, verdict: wrong_answer, mistake: B}\n"  // 6
+      "hint_tests:\n"                                                 // 7
+      "  - file: hint_tests/ab.hpp\n"                                 // 8
+      "    verdict: wrong_answer\n"                                   // 9
+      "    hints: [wrong/a.hpp, wrong/b.hpp]\n";                      // 10
 };
 
 TEST_F(SolutionsIndexTest, ReadsSlowdownsAndHintTests) {

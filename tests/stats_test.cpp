@@ -11,7 +11,7 @@
 #include <numeric>
 #include <random>
 
-#include "spec/typed_values.hpp"
+#include "package/typed_values.hpp"
 
 namespace judge {
 namespace {

@@ -134,19 +134,19 @@ TEST(Colour, NoColorWinsThenForcingThenTheTerminal) {
     bool colour;
   };
   const Case cases[] = {
-      {true, nullptr, nullptr, nullptr, true},   // a terminal
+      {true, nullptr, nullptr, nullptr, true},    // a terminal
       {false, nullptr, nullptr, nullptr, false},  // a pipe
-      {true, "1", nullptr, nullptr, false},      // NO_COLOR, any value...
-      {true, "0", nullptr, nullptr, false},      // ... "0" included
-      {true, "", nullptr, nullptr, true},        // empty is unset
-      {false, nullptr, "1", nullptr, true},      // FORCE_COLOR into a pipe
-      {false, nullptr, "3", nullptr, true},      // any level
-      {false, nullptr, nullptr, "1", true},      // CLICOLOR_FORCE into a pipe
-      {false, nullptr, "0", nullptr, false},     // "0" forces nothing
+      {true, "1", nullptr, nullptr, false},       // NO_COLOR, any value...
+      {true, "0", nullptr, nullptr, false},       // ... "0" included
+      {true, "", nullptr, nullptr, true},         // empty is unset
+      {false, nullptr, "1", nullptr, true},       // FORCE_COLOR into a pipe
+      {false, nullptr, "3", nullptr, true},       // any level
+      {false, nullptr, nullptr, "1", true},       // CLICOLOR_FORCE into a pipe
+      {false, nullptr, "0", nullptr, false},      // "0" forces nothing
       {false, nullptr, nullptr, "0", false},
       {false, nullptr, "", "", false},
-      {true, nullptr, "0", nullptr, true},       // and does not turn a terminal's colour off
-      {false, "1", "1", "1", false},             // NO_COLOR wins over both
+      {true, nullptr, "0", nullptr, true},  // and does not turn a terminal's colour off
+      {false, "1", "1", "1", false},        // NO_COLOR wins over both
   };
   for (const Case& c : cases)
     EXPECT_EQ(colour_wanted(c.terminal, c.no_color, c.force_color, c.clicolor_force), c.colour)
@@ -233,8 +233,8 @@ show judge completion ""
   SpawnSpec spec;
   spec.argv = {"bash", "--norc", "--noprofile", script.string()};
   fs::path root = two_problem_root("completion_bash");
-  spec.env = testing::judge_environment({"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin",
-                                         "JUDGE_ROOT=" + root.string()});
+  spec.env = testing::judge_environment(
+      {"PATH=" + fs::path(JUDGE_BINARY).parent_path().string() + ":/usr/bin:/bin", "JUDGE_ROOT=" + root.string()});
   CommandResult result = run_command(spec, 30000);
   fs::remove(script);
   ASSERT_TRUE(result.status.exited && result.status.code == 0) << result.output;

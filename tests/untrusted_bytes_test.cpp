@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "cli/grade.hpp"
-#include "spec/result_codec.hpp"
+#include "course/grade.hpp"
+#include "package/result_codec.hpp"
 #include "util/text.hpp"
 
 namespace judge {

@@ -23,8 +23,8 @@ json through_cbor(const json& value) {
   std::vector<std::uint8_t> bytes = json::to_cbor(with_typed_arrays(value));
   json decoded;
   std::string problem;
-  EXPECT_TRUE(decode_from_wire(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), &decoded,
-                               &problem))
+  EXPECT_TRUE(
+      decode_from_wire(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), &decoded, &problem))
       << problem;
   return decoded;
 }
@@ -105,8 +105,14 @@ TEST(ChannelCbor, DecodesWhatTheWriterMakesAsNlohmannDoes) {
       case 0: return static_cast<std::uint64_t>(random() >> (random() % 64));
       case 1: return -static_cast<std::int64_t>(random() >> (1 + random() % 63)) - 1;
       case 2: {
-        const double special[] = {0.5, -0.0, 1e300, 65504.0, 1.0 / 3, std::numeric_limits<double>::infinity(),
-                                  -std::numeric_limits<double>::infinity(), 5.960464477539063e-08};
+        const double special[] = {0.5,
+                                  -0.0,
+                                  1e300,
+                                  65504.0,
+                                  1.0 / 3,
+                                  std::numeric_limits<double>::infinity(),
+                                  -std::numeric_limits<double>::infinity(),
+                                  5.960464477539063e-08};
         return random() % 2 ? special[random() % std::size(special)] : std::ldexp(double(random() % 4096), -6);
       }
       case 3: return std::string(random() % 40, static_cast<char>('a' + random() % 26));
@@ -130,8 +136,8 @@ TEST(ChannelCbor, DecodesWhatTheWriterMakesAsNlohmannDoes) {
     std::vector<std::uint8_t> bytes = json::to_cbor(value);
     json ours;
     std::string problem;
-    ASSERT_TRUE(decode_from_wire(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), &ours,
-                                 &problem))
+    ASSERT_TRUE(
+        decode_from_wire(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), &ours, &problem))
         << problem << " on " << value.dump();
     // dump() tells 1 from 1.0 and keeps NaN's place (null), so equal dumps
     // mean equal values of equal types.

@@ -196,8 +196,8 @@ struct Stream {
 CostState& cost_state(int n_heads, int kv, int d, int length, int batch, std::uint64_t seed) {
   static std::vector<CostState> states;  // one per length of the case: two
   for (CostState& state : states)
-    if (state.n_heads == n_heads && state.kv == kv && state.d == d && state.length == length &&
-        state.batch == batch && state.seed == seed)
+    if (state.n_heads == n_heads && state.kv == kv && state.d == d && state.length == length && state.batch == batch &&
+        state.seed == seed)
       return state;
   if (states.size() >= 4) states.clear();
   CostState& state = states.emplace_back();

@@ -42,8 +42,7 @@ using json = nlohmann::json;
 
 class Reader {
  public:
-  Reader(const std::uint8_t* data, std::size_t size, TypedArrays typed)
-      : at_(data), end_(data + size), typed_(typed) {}
+  Reader(const std::uint8_t* data, std::size_t size, TypedArrays typed) : at_(data), end_(data + size), typed_(typed) {}
 
   bool whole(json* out) { return item(out, 0) && at_ == end_; }
   const std::string& problem() const { return problem_; }
@@ -76,7 +75,9 @@ class Reader {
       case 20: *out = false; return true;
       case 21: *out = true; return true;
       case 22: *out = nullptr; return true;
-      case 25: case 26: case 27: break;
+      case 25:
+      case 26:
+      case 27: break;
       default: return refuse("a simple value other than false, true or null");
     }
     std::uint64_t bits = 0;
@@ -140,25 +141,20 @@ class Reader {
     std::uint64_t arg = 0;
     if (!argument(info, &arg)) return false;
     switch (major) {
-      case 0:
-        *out = arg;
-        return true;
+      case 0: *out = arg; return true;
       case 1:
         if (arg > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
           return refuse("a negative integer below int64");
         *out = -1 - static_cast<std::int64_t>(arg);
         return true;
-      case 2:
-        return refuse("a byte string outside a typed array");
+      case 2: return refuse("a byte string outside a typed array");
       case 3:
         if (arg > left()) return refuse("truncated");
         *out = std::string(reinterpret_cast<const char*>(at_), static_cast<std::size_t>(arg));
         at_ += arg;
         return true;
-      case 6:
-        return typed_array(arg, out);
-      default:
-        break;
+      case 6: return typed_array(arg, out);
+      default: break;
     }
     // An array or a map: every element takes at least one byte, so a count
     // beyond what is left is truncated (and never reserved).

@@ -69,8 +69,8 @@ std::optional<std::string> run_addr2line(const std::string& binary, const std::v
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
   LimitedResult result = run_limited(spec, addr2line_limits(), 1 << 20);
   const CommandResult& command = result.command;
-  bool hit_a_limit = command.timed_out || result.over_cpu || result.out_of_memory ||
-                     (!command.status.exited && command.status.signal);
+  bool hit_a_limit =
+      command.timed_out || result.over_cpu || result.out_of_memory || (!command.status.exited && command.status.signal);
   if (hit_a_limit) runs = -1;
   if (!command.started || !command.status.exited || command.status.code != 0) return std::nullopt;
   return command.output;

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "package/typed_values.hpp"
 #include "run/reply.hpp"
 #include "sandbox/machine_load.hpp"
-#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 #include "util/fingerprint.hpp"
 #include "util/text.hpp"

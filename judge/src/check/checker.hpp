@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 #include "run/runner.hpp"
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
 
 namespace judge {
 

@@ -133,7 +133,7 @@ std::string format_number(double value) {
 }
 
 namespace {
-// A generator description (spec/typed_values.hpp) in words: "5000 values
+// A generator description (package/typed_values.hpp) in words: "5000 values
 // from uniform(low -2, high 2, seed 7), [0] = -inf".
 std::string generator_text(const json& description) {
   std::string size = description.contains("rows")
@@ -142,11 +142,13 @@ std::string generator_text(const json& description) {
   std::vector<std::string> parameters;
   for (const char* name : {"low", "high", "mean", "stddev", "value", "start", "step", "seed"})
     if (description.contains(name))
-      parameters.push_back(fmt::format("{} {}", name, description[name].is_number_float()
-                                                          ? format_number(description[name].get<double>())
-                                                          : description[name].dump()));
-  std::string text = fmt::format("{} {} from {}({})", size, description.value("integers", false) ? "integers" : "values",
-                                 description.value("generate", "?"), fmt::join(parameters, ", "));
+      parameters.push_back(fmt::format("{} {}", name,
+                                       description[name].is_number_float()
+                                           ? format_number(description[name].get<double>())
+                                           : description[name].dump()));
+  std::string text =
+      fmt::format("{} {} from {}({})", size, description.value("integers", false) ? "integers" : "values",
+                  description.value("generate", "?"), fmt::join(parameters, ", "));
   for (const json& entry : description.value("set", json::array()))
     if (entry.is_array() && entry.size() == 2)
       text += fmt::format(", [{}] = {}", entry[0].dump(), format_number(entry[1].get<double>()));

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/verdict.hpp"
+#include "package/verdict.hpp"
 
 namespace judge {
 

@@ -29,8 +29,8 @@
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "package/typed_values.hpp"
 #include "run/reply.hpp"
-#include "spec/typed_values.hpp"
 
 namespace judge {
 namespace {
@@ -168,9 +168,10 @@ class SamplerChecker : public Checker {
   static TestResult misfit(const FitResult& fit, std::size_t drawn, std::int64_t draws,
                            const std::vector<std::int64_t>& counts, TestResult* result) {
     result->returned = counts;  // the histogram, to match against known mistakes
-    std::string over = static_cast<std::int64_t>(drawn) == draws
-                           ? fmt::format("over {} seeded draws", draws)
-                           : fmt::format("over the first {} of {} seeded draws: the test stops once it rejects", drawn, draws);
+    std::string over =
+        static_cast<std::int64_t>(drawn) == draws
+            ? fmt::format("over {} seeded draws", draws)
+            : fmt::format("over the first {} of {} seeded draws: the test stops once it rejects", drawn, draws);
     return fail(result,
                 fmt::format("the draws do not follow the expected distribution: token {} came up with frequency "
                             "{:.4f}, expected {:.4f} (chi-square {:.1f} > threshold {:.1f} for {} degrees of "

@@ -44,11 +44,9 @@ struct Timings {
 //     limit the reference's fastest call allows; the median would be within
 //     it unless the reference became twice as fast (a correct solution's
 //     performance case is most of an edited run's last second).
-bool median_settled(const Timings& learner, const Timings& reference, double factor, double slack_ms,
-                    int repetitions) {
+bool median_settled(const Timings& learner, const Timings& reference, double factor, double slack_ms, int repetitions) {
   const std::size_t majority = static_cast<std::size_t>(repetitions / 2 + 1);
-  if (learner.cpu_ms.size() < majority || learner.cpu_ms.size() >= static_cast<std::size_t>(repetitions))
-    return false;
+  if (learner.cpu_ms.size() < majority || learner.cpu_ms.size() >= static_cast<std::size_t>(repetitions)) return false;
   bool fast_enough = true;
   for (bool cpu : {true, false}) {
     const std::vector<double>& mine = cpu ? learner.cpu_ms : learner.wall_ms;
@@ -87,8 +85,8 @@ CallResult time_reference(CheckContext& context, const Request& request) {
   return theirs;
 }
 
-TestResult hopeless(TestResult* result, const TestCase& test, const Timings& reference, double factor,
-                    double slack_ms, double used_ms) {
+TestResult hopeless(TestResult* result, const TestCase& test, const Timings& reference, double factor, double slack_ms,
+                    double used_ms) {
   result->verdict = Verdict::kTimeLimitExceeded;
   result->failure_kind = "slow";
   const double limit = cpu_limit_ms(reference, factor, slack_ms);
@@ -96,8 +94,8 @@ TestResult hopeless(TestResult* result, const TestCase& test, const Timings& ref
       "too slow: your {} had used {:.0f} ms of CPU time without returning, {:.0f} times the limit, and was "
       "stopped; the reference took {:.1f} ms, and the limit is {:g}x the reference plus {:g} ms = {:.1f} ms. "
       "Look for work that grows faster than the input.",
-      test.op, used_ms, used_ms / limit, *std::max_element(reference.cpu_ms.begin(), reference.cpu_ms.end()),
-      factor, slack_ms, limit);
+      test.op, used_ms, used_ms / limit, *std::max_element(reference.cpu_ms.begin(), reference.cpu_ms.end()), factor,
+      slack_ms, limit);
   return *result;
 }
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "package/problem.hpp"
 #include "run/runner_session.hpp"
-#include "spec/problem.hpp"
 
 namespace judge {
 

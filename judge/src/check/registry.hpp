@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "check/checker.hpp"
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 

@@ -46,7 +46,7 @@
 #include "check/registry.hpp"
 #include "check/speculative_laws.hpp"
 #include "check/stats.hpp"
-#include "spec/typed_values.hpp"
+#include "package/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -237,10 +237,10 @@ class SpeculativeChecker : public Checker {
   static bool laws_rejected(const LawRun& run, double rate, std::size_t seen, TestResult* result) {
     std::vector<std::string> failures;
     json histograms = json::array();
-    std::string over = seen == run.seeds.size()
-                           ? fmt::format("over {} seeds", seen)
-                           : fmt::format("over the first {} of {} seeds: the test stops once it rejects", seen,
-                                         run.seeds.size());
+    std::string over =
+        seen == run.seeds.size()
+            ? fmt::format("over {} seeds", seen)
+            : fmt::format("over the first {} of {} seeds: the test stops once it rejects", seen, run.seeds.size());
     for (int l = 0; l < kLaws; ++l) {
       for (std::int64_t c : run.counts[l]) histograms.push_back(c);
       FitResult fit = chi_square_fit(run.laws[l].probs, run.counts[l], rate);

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "package/typed_values.hpp"
 #include "run/wire_format.hpp"
-#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {

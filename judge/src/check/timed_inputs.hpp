@@ -2,7 +2,7 @@
 // input of its own that the learner's runner has not seen, so that no memo
 // of earlier inputs (the last one, or a few keyed by a hash) can answer it
 // without the work being timed: a variant of the case's input
-// (input_variant in spec/typed_values.hpp), its generators drawing from
+// (input_variant in package/typed_values.hpp), its generators drawing from
 // other seeds and the seeds that check_args.reseed names replaced, so of
 // the same kind and size. The reference is timed on the same inputs, call
 // by call. A variant within the problem's margin of a decision boundary

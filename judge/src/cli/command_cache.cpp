@@ -2,8 +2,8 @@
 // (it is bounded: util/cache_bound.hpp), or empty it.
 #include <fmt/format.h>
 
-#include "build/runner_cache.hpp"
 #include "cli/command.hpp"
+#include "compile/runner_cache.hpp"
 #include "util/cache_bound.hpp"
 #include "util/text.hpp"
 

@@ -5,7 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/completion_model.hpp"
 #include "cli/completion_script.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
 
 namespace judge {
 namespace {

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "build/compiler.hpp"
 #include "cli/command.hpp"
+#include "compile/compiler.hpp"
+#include "package/result_codec.hpp"
 #include "sandbox/protections.hpp"
 #include "sandbox/untrusted_code.hpp"
-#include "spec/result_codec.hpp"
 
 namespace judge {
 namespace {
@@ -18,8 +18,9 @@ void print_others_code(const std::vector<SandboxGap>& gaps) {
     fmt::print("\nother people's code (grade, gradescope, exercism): judged; every protection it needs is here\n");
     return;
   }
-  fmt::print("\nother people's code (grade, gradescope, exercism, another user's file): REFUSED without "
-             "--trust-submissions; your own code is judged with what is here\n");
+  fmt::print(
+      "\nother people's code (grade, gradescope, exercism, another user's file): REFUSED without "
+      "--trust-submissions; your own code is judged with what is here\n");
   for (const SandboxGap& gap : gaps)
     fmt::print("  no {}: {}\n    missing: {}\n    to get it: {}\n", gap.protection, gap.allows, gap.missing, gap.how);
 }
@@ -39,11 +40,12 @@ class DoctorCommand : public Command {
         out.push_back({{"name", p.name}, {"active", p.active}, {"detail", p.detail}});
       nlohmann::json missing = nlohmann::json::array();
       for (const SandboxGap& gap : gaps)
-        missing.push_back({{"protection", gap.protection}, {"missing", gap.missing}, {"allows", gap.allows},
-                           {"how", gap.how}});
-      fmt::print("{}\n", json_text(with_schema_version({{"compiler", compiler_command()},
-                                                        {"protections", out},
-                                                        {"others_code", {{"allowed", gaps.empty()}, {"missing", missing}}}})));
+        missing.push_back(
+            {{"protection", gap.protection}, {"missing", gap.missing}, {"allows", gap.allows}, {"how", gap.how}});
+      fmt::print("{}\n",
+                 json_text(with_schema_version({{"compiler", compiler_command()},
+                                                {"protections", out},
+                                                {"others_code", {{"allowed", gaps.empty()}, {"missing", missing}}}})));
       return 0;
     }
     fmt::print("compiler: {} (set CXX to change)\n\nprotections for learners' code:\n", compiler_command());

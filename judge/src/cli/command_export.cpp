@@ -1,9 +1,9 @@
 // `judge export gradescope PROBLEM... [--out FILE] [--hidden-visibility V]`:
-// a course platform's autograder (cli/gradescope_export.hpp).
+// a course platform's autograder (course/gradescope_export.hpp).
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/gradescope_export.hpp"
+#include "course/gradescope_export.hpp"
 #include "report/reporter.hpp"
 
 namespace judge {

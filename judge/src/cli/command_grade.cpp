@@ -1,10 +1,10 @@
-// `judge grade PROBLEM DIR`: every submission in a folder (cli/grade.hpp),
+// `judge grade PROBLEM DIR`: every submission in a folder (course/grade.hpp),
 // or a share of it (--shard K/N); `judge grade --merge REPORT_DIR... --out
-// DIR`: the shards' reports made one (cli/grade_merge.hpp).
+// DIR`: the shards' reports made one (course/grade_merge.hpp).
 #include "cli/command.hpp"
-#include "cli/grade.hpp"
-#include "cli/grade_merge.hpp"
-#include "cli/sandbox_policy.hpp"
+#include "course/grade.hpp"
+#include "course/grade_merge.hpp"
+#include "sandbox/sandbox_policy.hpp"
 #include "util/errors.hpp"
 
 namespace judge {

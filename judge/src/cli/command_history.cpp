@@ -5,10 +5,10 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/progress_json.hpp"
-#include "cli/workspace.hpp"
-#include "spec/result_codec.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
+#include "package/result_codec.hpp"
+#include "practice/progress_json.hpp"
+#include "practice/workspace.hpp"
 
 namespace judge {
 namespace {

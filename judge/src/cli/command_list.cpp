@@ -7,9 +7,9 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/progress_json.hpp"
-#include "cli/workspace.hpp"
-#include "spec/result_codec.hpp"
+#include "package/result_codec.hpp"
+#include "practice/progress_json.hpp"
+#include "practice/workspace.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -34,15 +34,16 @@ class ListCommand : public Command {
       nlohmann::json out = nlohmann::json::array();
       for (const Problem& problem : problems) out.push_back(problem_progress_json(paths, problem));
       nlohmann::json errors = nlohmann::json::array();
-      for (const BrokenProblem& problem : broken) errors.push_back({{"problem", problem.slug}, {"error", problem.error}});
+      for (const BrokenProblem& problem : broken)
+        errors.push_back({{"problem", problem.slug}, {"error", problem.error}});
       fmt::print("{}\n", json_text(with_schema_version({{"problems", out}, {"broken", errors}})));
     } else {
       for (const Problem& problem : problems) {
         std::vector<Attempt> attempts = attempts_of(paths, problem.slug);
         std::optional<Attempt> best = best_attempt(attempts);
         std::string record = attempts.empty() ? ""
-                                               : fmt::format("{} attempt{}, best {}", attempts.size(),
-                                                             attempts.size() == 1 ? "" : "s", result_text(*best));
+                                              : fmt::format("{} attempt{}, best {}", attempts.size(),
+                                                            attempts.size() == 1 ? "" : "s", result_text(*best));
         std::string line = fmt::format("{:>2}. {:<22} {:<40} {:<12} {}", problem.order, problem.slug, problem.title,
                                        progress_name(progress_of(paths, problem.slug)), record);
         fmt::print("{}\n", line.substr(0, line.find_last_not_of(' ') + 1));

@@ -1,8 +1,8 @@
 // `judge new SLUG`: a new problem package that builds at once.
 #include <fmt/format.h>
 
+#include "authoring/scaffold.hpp"
 #include "cli/command.hpp"
-#include "cli/scaffold.hpp"
 #include "util/text.hpp"
 
 namespace judge {

@@ -7,12 +7,12 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/sandbox_policy.hpp"
-#include "cli/workspace.hpp"
 #include "judging/judging.hpp"
 #include "judging/shrink.hpp"
+#include "package/layout.hpp"
+#include "practice/workspace.hpp"
 #include "report/formats.hpp"
-#include "spec/package.hpp"
+#include "sandbox/sandbox_policy.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
 #include "util/worker_pool.hpp"
@@ -31,7 +31,7 @@ struct RunOptions {
   bool no_shrink = false;     // --no-shrink: no shrunk example of a failure
   double shrink_budget_s = kDefaultShrinkBudgetMs / 1000;  // --shrink-budget
   std::string format = "text";
-  std::string hidden_visibility;  // --hidden-visibility (gradescope)
+  std::string hidden_visibility;   // --hidden-visibility (gradescope)
   bool trust_submissions = false;  // --trust-submissions
 };
 
@@ -46,18 +46,21 @@ struct Job {
   bool done = false;
 };
 
-std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& options) {
-  if (options.all == !options.slugs.empty())
-    throw JudgeFault{options.all ? "run: give either PROBLEM or --all, not both" : "run: missing PROBLEM (or --all)"};
-  if (options.reference && !options.solution_file.empty())
-    throw JudgeFault{"run: --reference and --solution exclude each other"};
+// The problems to judge. With --all, a problem whose files are malformed is
+// left out and listed in `broken`, and the others are judged.
+std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& options,
+                                     std::vector<BrokenProblem>* broken) {
+  // Both PROBLEM and --all, or --reference with --solution: CLI11 refuses
+  // them (`excludes`, in define).
+  if (!options.all && options.slugs.empty()) throw JudgeFault{"run: missing PROBLEM (or --all)"};
   std::vector<Problem> problems;
-  if (options.all) problems = load_all_problems(paths.problems_dir, checker_case_rules());
+  if (options.all) problems = load_all_problems(paths.problems_dir, checker_case_rules(), broken);
   for (const std::string& slug : options.slugs)
     problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
   if (!options.solution_file.empty() && problems.size() != 1) throw JudgeFault{"--solution needs exactly one problem"};
   if (format_takes_one_problem(options.format) && (options.all || problems.size() != 1))
-    throw JudgeFault{fmt::format("run: --format {} reports one problem per run; give exactly one PROBLEM", options.format)};
+    throw JudgeFault{
+        fmt::format("run: --format {} reports one problem per run; give exactly one PROBLEM", options.format)};
   if (!options.hidden_visibility.empty() && options.format != "gradescope")
     throw JudgeFault{"run: --hidden-visibility is for --format gradescope"};
   if (!options.solution_file.empty() && !fs::is_regular_file(options.solution_file))
@@ -85,11 +88,12 @@ Job job_for(const Paths& paths, const Problem& problem, const RunOptions& option
 class RunCommand : public Command {
  public:
   void define(CLI::App& command) override {
-    command.add_option("PROBLEM", options_.slugs, "problem slug(s)");
-    command.add_flag("--all", options_.all, "every problem");
-    command.add_option("--solution", options_.solution_file, "judge FILE instead of your workspace file")
-        ->type_name("FILE");
-    command.add_flag("--reference", options_.reference, "judge the reference solution");
+    CLI::Option* problems = command.add_option("PROBLEM", options_.slugs, "problem slug(s)");
+    command.add_flag("--all", options_.all, "every problem")->excludes(problems);
+    CLI::Option* solution =
+        command.add_option("--solution", options_.solution_file, "judge FILE instead of your workspace file")
+            ->type_name("FILE");
+    command.add_flag("--reference", options_.reference, "judge the reference solution")->excludes(solution);
     command.add_flag("--no-cache", options_.no_cache, "judge again even if nothing changed since the last run");
     command.add_flag("--sanitize", options_.sanitize,
                      "build your runner with AddressSanitizer and UBSan (slower; speed not judged)");
@@ -134,7 +138,8 @@ class RunCommand : public Command {
   }
 
   int run_reported(const CommandContext& context) {
-    std::vector<Problem> problems = problems_to_run(context.paths, options_);
+    std::vector<BrokenProblem> broken;
+    std::vector<Problem> problems = problems_to_run(context.paths, options_, &broken);
     // A course platform's format, or a file of another user: someone else's code.
     bool others = format_judges_others_code(options_.format) ||
                   (!options_.solution_file.empty() && owned_by_someone_else(options_.solution_file));
@@ -157,6 +162,10 @@ class RunCommand : public Command {
       run_several(context.paths, jobs);
     reporter_->not_started(not_started);
     reporter_->finish(options_.all || problems.size() > 1);
+    // Each broken problem's error, after the others' verdicts: the judge
+    // could not do that part of its job.
+    for (const BrokenProblem& problem : broken) fmt::print(stderr, "judge: {}\n", terminal_safe(problem.error));
+    if (!broken.empty()) return 2;
     return all_accepted_ && not_started.empty() ? 0 : 1;
   }
 

@@ -1,6 +1,6 @@
 // `judge serve [--port P] [--no-open]`: the practice page on this machine.
 // Prints http://127.0.0.1:P/?token=T, opens it with xdg-open where a
-// desktop is there to show it, and serves until Ctrl-C (web_server.hpp;
+// desktop is there to show it, and serves until Ctrl-C (web/server.hpp;
 // docs/web.md).
 #include <fmt/format.h>
 #include <spawn.h>
@@ -15,10 +15,10 @@
 #include <thread>
 
 #include "cli/command.hpp"
-#include "cli/web_guard.hpp"
-#include "cli/web_server.hpp"
 #include "util/errors.hpp"
 #include "util/installation.hpp"
+#include "web/guard.hpp"
+#include "web/server.hpp"
 
 extern char** environ;
 
@@ -71,7 +71,8 @@ bool open_in_browser(const std::string& url) {
   std::string opener = "xdg-open";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  for (int fd : {0, 1, 2})
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
   std::string page = private_redirect_page(url);
   if (page.empty()) return false;
   std::vector<char*> argv = {const_cast<char*>(opener.c_str()), page.data(), nullptr};

@@ -7,7 +7,7 @@
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
 
 namespace judge {
 namespace {
@@ -30,14 +30,14 @@ std::string time_limits(const Problem& problem) {
   std::vector<const TestCase*> own;
   for (const TestCase* test : problem.cases())
     if (test->time_ms != problem.time_ms) own.push_back(test);
-  std::string text = fmt::format(
-      "{} ms per request (one call, or a sampler's batch of up to 10,000 seeded draws)", problem.time_ms);
+  std::string text =
+      fmt::format("{} ms per request (one call, or a sampler's batch of up to 10,000 seeded draws)", problem.time_ms);
   if (own.empty()) return text;
-  auto [low, high] = std::minmax_element(own.begin(), own.end(), [](const TestCase* a, const TestCase* b) {
-    return a->time_ms < b->time_ms;
-  });
-  std::string range = (*low)->time_ms == (*high)->time_ms ? fmt::format("{} ms", (*low)->time_ms)
-                                                          : fmt::format("{} to {} ms", (*low)->time_ms, (*high)->time_ms);
+  auto [low, high] = std::minmax_element(own.begin(), own.end(),
+                                         [](const TestCase* a, const TestCase* b) { return a->time_ms < b->time_ms; });
+  std::string range = (*low)->time_ms == (*high)->time_ms
+                          ? fmt::format("{} ms", (*low)->time_ms)
+                          : fmt::format("{} to {} ms", (*low)->time_ms, (*high)->time_ms);
   std::vector<std::string> names;
   for (std::size_t i = 0; i < own.size() && i < 3; ++i) names.push_back(own[i]->name);
   std::string more = own.size() > names.size() ? fmt::format(" and {} more", own.size() - names.size()) : "";

@@ -5,8 +5,8 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/workspace.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
+#include "practice/workspace.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"

@@ -3,8 +3,8 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/workspace.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
+#include "practice/workspace.hpp"
 #include "util/text.hpp"
 
 namespace judge {

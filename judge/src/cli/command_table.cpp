@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "cli/command.hpp"
-#include "cli/sandbox_policy.hpp"
+#include "sandbox/sandbox_policy.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
 

@@ -11,13 +11,13 @@
 
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/sandbox_policy.hpp"
-#include "cli/workspace.hpp"
 #include "judging/try_run.hpp"
+#include "package/layout.hpp"
+#include "package/result_codec.hpp"
+#include "package/typed_values.hpp"
+#include "practice/workspace.hpp"
 #include "report/try_report.hpp"
-#include "spec/package.hpp"
-#include "spec/result_codec.hpp"
-#include "spec/typed_values.hpp"
+#include "sandbox/sandbox_policy.hpp"
 #include "util/errors.hpp"
 #include "util/terminal.hpp"
 #include "util/text.hpp"
@@ -60,14 +60,16 @@ class TryCommand : public Command {
  public:
   void define(CLI::App& command) override {
     command.add_option("PROBLEM", options_.slug, "problem slug, e.g. top_p")->required();
-    input_option_ = command.add_option("--input", options_.input,
-                       "the op's inputs as inline YAML, e.g. '{logits: [2, 1, 0.1], p: 0.8}', or a YAML file "
-                       "(without it: the ops to try and their inputs)");
+    input_option_ =
+        command.add_option("--input", options_.input,
+                           "the op's inputs as inline YAML, e.g. '{logits: [2, 1, 0.1], p: 0.8}', or a YAML file "
+                           "(without it: the ops to try and their inputs)");
     command.add_option("--op", options_.op,
                        "the op to run (default: the problem's first); the ops are those its cases call, "
                        "listed by `judge try PROBLEM`");
-    command.add_option("--solution", options_.solution_file, "run FILE instead of your workspace file");
-    command.add_flag("--reference", options_.reference, "run the reference solution as yours");
+    CLI::Option* solution =
+        command.add_option("--solution", options_.solution_file, "run FILE instead of your workspace file");
+    command.add_flag("--reference", options_.reference, "run the reference solution as yours")->excludes(solution);
     command.add_option("--draws", options_.draws, "seeds a sampler is drawn over (default 10000)")
         ->check(CLI::Range(std::int64_t{100}, std::int64_t{1000000}));
     command.add_flag("--full", options_.full, "print whole lists, not their first entries");
@@ -76,8 +78,6 @@ class TryCommand : public Command {
   }
 
   int run(const CommandContext& context) override {
-    if (options_.reference && !options_.solution_file.empty())
-      throw JudgeFault{"try: --reference and --solution exclude each other"};
     Problem problem = load_problem_by_slug(context.paths, options_.slug, checker_case_rules());
     const bool given = input_option_->count() > 0;
     if (!given && options_.op.empty()) {
@@ -85,15 +85,14 @@ class TryCommand : public Command {
       return 0;
     }
     TryableOp op = choose_op(problem, options_.op);
-    if (!given)
-      throw JudgeFault{fmt::format("try: missing --input (op {} takes {})", op.op->name, inputs_text(op))};
+    if (!given) throw JudgeFault{fmt::format("try: missing --input (op {} takes {})", op.op->name, inputs_text(op))};
     TryInput input = read_try_input(problem, op, options_.input);
     TryRequest request;
     request.build.solution_file = solution_file(context.paths, problem);
     request.build.display_name = display_path(request.build.solution_file);
     if (!options_.reference) {
-      std::string note = check_sandbox_for("try", owned_by_someone_else(request.build.solution_file),
-                                           options_.trust_submissions);
+      std::string note =
+          check_sandbox_for("try", owned_by_someone_else(request.build.solution_file), options_.trust_submissions);
       if (!note.empty()) fmt::print(stderr, "judge: note: {} (see judge doctor)\n", note);
     }
     request.draws = options_.draws;

@@ -1,13 +1,14 @@
 // `judge validate PROBLEM... | --all`: every check a problem package must
-// pass before learners see it, a line per check.
+// pass before learners see it, a line per check. With --all, every package
+// is validated, a malformed one among them.
 #include <fmt/format.h>
 
 #include <sstream>
 
+#include "authoring/package_validator.hpp"
 #include "check/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/package_validator.hpp"
-#include "spec/package.hpp"
+#include "package/layout.hpp"
 #include "util/errors.hpp"
 #include "util/terminal.hpp"
 
@@ -16,18 +17,22 @@ namespace {
 class ValidateCommand : public Command {
  public:
   void define(CLI::App& command) override {
-    command.add_option("PROBLEM", slugs_, "problem slug(s)");
-    command.add_flag("--all", all_, "every problem");
+    CLI::Option* problems = command.add_option("PROBLEM", slugs_, "problem slug(s)");
+    command.add_flag("--all", all_, "every problem")->excludes(problems);
   }
 
   int run(const CommandContext& context) override {
-    if (all_ == !slugs_.empty())
-      throw JudgeFault{all_ ? "validate: give either PROBLEM or --all, not both"
-                            : "validate: missing PROBLEM (or --all)"};
+    if (!all_ && slugs_.empty()) throw JudgeFault{"validate: missing PROBLEM (or --all)"};  // both: CLI11 refuses
     std::vector<std::string> targets = slugs_;
-    if (targets.empty())
-      for (const Problem& problem : load_all_problems(context.paths.problems_dir, checker_case_rules()))
+    if (all_) {
+      // A problem whose files are malformed is validated too: its first
+      // check, that the files load, fails and names the file, line and key,
+      // and the others are validated all the same.
+      std::vector<BrokenProblem> broken;
+      for (const Problem& problem : load_all_problems(context.paths.problems_dir, checker_case_rules(), &broken))
         targets.push_back(problem.slug);
+      for (const BrokenProblem& problem : broken) targets.push_back(problem.slug);
+    }
     std::size_t failed_problems = 0;
     for (const std::string& slug : targets) failed_problems += !validate_one(context.paths, slug);
     if (targets.size() > 1) fmt::print("{} of {} problems valid\n", targets.size() - failed_problems, targets.size());

@@ -1,7 +1,7 @@
-// `judge watch PROBLEM`: judges again on every save (cli/watch.hpp).
+// `judge watch PROBLEM`: judges again on every save (practice/watch.hpp).
 #include "cli/command.hpp"
-#include "cli/sandbox_policy.hpp"
-#include "cli/watch.hpp"
+#include "practice/watch.hpp"
+#include "sandbox/sandbox_policy.hpp"
 
 namespace judge {
 namespace {

@@ -18,7 +18,7 @@
 #include "check/checker.hpp"
 #include "check/reference_oracle.hpp"
 #include "check/registry.hpp"
-#include "spec/typed_values.hpp"
+#include "package/typed_values.hpp"
 #include "util/worker_pool.hpp"
 
 namespace judge {

@@ -13,9 +13,9 @@
 #include "check/checker.hpp"
 #include "check/crash_report.hpp"
 #include "check/reference_oracle.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 #include "run/runner_session.hpp"
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
 
 namespace judge {
 

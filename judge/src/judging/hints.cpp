@@ -8,15 +8,15 @@
 #include <future>
 #include <set>
 
-#include "build/build.hpp"
 #include "check/checker.hpp"
 #include "check/compare.hpp"
 #include "check/registry.hpp"
 #include "check/stats.hpp"
+#include "compile/build_runner.hpp"
 #include "judging/mistake_results.hpp"
+#include "package/typed_values.hpp"
 #include "run/runner_session.hpp"
 #include "sandbox/limits.hpp"
-#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 #include "util/worker_pool.hpp"
 
@@ -24,11 +24,13 @@ namespace judge {
 
 struct HintFinder::Runner {
   Runner(const KnownSolution& solution, std::string binary, const Problem& problem, MistakeResults stored)
-      : solution(solution), session(std::move(binary), limits_for(problem, /*sanitize=*/false)), stored(std::move(stored)) {}
+      : solution(solution),
+        session(std::move(binary), limits_for(problem, /*sanitize=*/false)),
+        stored(std::move(stored)) {}
   const KnownSolution& solution;
-  RunnerSession session;              // started at its first call: not at all when every result is stored
+  RunnerSession session;                      // started at its first call: not at all when every result is stored
   std::map<std::string, TestResult> results;  // by case name
-  MistakeResults stored;              // its untimed results of earlier runs
+  MistakeResults stored;                      // its untimed results of earlier runs
 };
 
 HintFinder::HintFinder(const Paths& paths, const Problem& problem, SolutionsIndex index)
@@ -105,9 +107,8 @@ bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b
 void HintFinder::build_wrong_runners() {
   // Every wrong solution at once: on a fresh checkout this is the slow
   // part, later runs find them in the cache.
-  auto reference_build = std::async(std::launch::async, [&] {
-    return build_runner(paths_, problem_, index_.reference, "reference solution");
-  });
+  auto reference_build = std::async(
+      std::launch::async, [&] { return build_runner(paths_, problem_, index_.reference, "reference solution"); });
   std::vector<std::future<BuildOutcome>> builds;
   for (const KnownSolution& wrong : index_.wrong)
     builds.push_back(
@@ -121,8 +122,9 @@ void HintFinder::build_wrong_runners() {
   for (std::size_t i = 0; i < builds.size(); ++i) {
     BuildOutcome built = builds[i].get();
     if (built.ok)
-      runners_.push_back(std::make_unique<Runner>(index_.wrong[i], built.binary, problem_,
-                                                  MistakeResults(paths_, problem_key, built.binary, reference_binary_)));
+      runners_.push_back(
+          std::make_unique<Runner>(index_.wrong[i], built.binary, problem_,
+                                   MistakeResults(paths_, problem_key, built.binary, reference_binary_)));
   }
 }
 

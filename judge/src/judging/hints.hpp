@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "check/reference_oracle.hpp"
-#include "spec/problem.hpp"
-#include "spec/solutions_index.hpp"
-#include "spec/verdict.hpp"
+#include "package/problem.hpp"
+#include "package/solutions_index.hpp"
+#include "package/verdict.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -65,8 +65,8 @@ class HintFinder {
   SolutionsIndex index_;
   std::vector<std::unique_ptr<Runner>> runners_;  // one per known-wrong solution that builds
   std::mutex oracle_mutex_;                       // the wrong solutions run on several threads
-  std::string reference_binary_;  // built with the known mistakes
-  std::unique_ptr<ReferenceOracle> oracle_;  // started at the first result not stored
+  std::string reference_binary_;                  // built with the known mistakes
+  std::unique_ptr<ReferenceOracle> oracle_;       // started at the first result not stored
   bool oracle_failed_ = false;
 };
 

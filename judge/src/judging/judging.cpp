@@ -8,18 +8,18 @@
 #include <memory>
 #include <optional>
 
-#include "build/build.hpp"
-#include "build/compile.hpp"
 #include "check/crash_report.hpp"
+#include "compile/build_runner.hpp"
+#include "compile/compile.hpp"
 #include "judging/case_scheduler.hpp"
 #include "judging/hints.hpp"
 #include "judging/quick_preview.hpp"
 #include "judging/result_cache.hpp"
 #include "judging/shrink.hpp"
+#include "package/layout.hpp"
+#include "package/solutions_index.hpp"
+#include "package/typed_values.hpp"
 #include "sandbox/limits.hpp"
-#include "spec/package.hpp"
-#include "spec/solutions_index.hpp"
-#include "spec/typed_values.hpp"
 #include "util/errors.hpp"
 #include "util/worker_pool.hpp"
 
@@ -98,9 +98,8 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     return outcome;
   }
 
-  std::string cache_key =
-      result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary, request.hints,
-                       request.shrink_budget_ms);
+  std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary,
+                                           request.hints, request.shrink_budget_ms);
   if (request.use_result_cache) {
     if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
       cached->solution = request.display_name;

@@ -5,9 +5,9 @@
 #include <functional>
 #include <string>
 
-#include "build/build.hpp"
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
+#include "compile/build_runner.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 #include "util/paths.hpp"
 
 namespace judge {

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 #include "util/paths.hpp"
 
 namespace judge {

@@ -1,7 +1,7 @@
 #include "judging/quick_preview.hpp"
 
-#include "build/compile.hpp"
 #include "check/registry.hpp"
+#include "compile/compile.hpp"
 #include "sandbox/limits.hpp"
 
 namespace judge {

@@ -1,5 +1,5 @@
 // A first look at a solution while its runner compiles. The learner's file
-// is built a second time at -Og (build/build.hpp's quick build: about two
+// is built a second time at -Og (compile/build_runner.hpp's quick build: about two
 // thirds of the -O2 compile, on the other core), and the problem's
 // few-call cases are judged on that runner in judging order, each result
 // reported as soon as it is known: a wrong solution's first failure shows
@@ -23,10 +23,10 @@
 #include <mutex>
 #include <thread>
 
-#include "build/build.hpp"
+#include "compile/build_runner.hpp"
 #include "judging/case_scheduler.hpp"
 #include "judging/judging.hpp"
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 #include "util/cancel_signal.hpp"
 #include "util/paths.hpp"
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "spec/package.hpp"
-#include "spec/result_codec.hpp"
+#include "package/layout.hpp"
+#include "package/result_codec.hpp"
 #include "util/cache_bound.hpp"
 #include "util/errors.hpp"
 #include "util/files.hpp"
@@ -36,7 +36,7 @@ std::string result_cache_key(const Paths& paths, const Problem& problem, const s
   key.add_tree(problem.dir);                                               // spec, stub and every case file
   if (hints) key.add_tree(package_of(paths, problem.slug).solutions_dir);  // the known mistakes
   if (shrink_budget_ms > 0) key.add(fmt::format("shrink {}", shrink_budget_ms));
-  key.add_file_stamp("/proc/self/exe");                                    // a rebuilt judge may judge differently
+  key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
   return key.hex();
 }

@@ -12,7 +12,7 @@
 #include "check/speculative_fixed_answer.hpp"
 #include "judging/shrink_candidates.hpp"
 #include "judging/shrink_search.hpp"
-#include "spec/typed_values.hpp"
+#include "package/typed_values.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -238,13 +238,14 @@ std::vector<ShrunkExample> shrink_failures(const Problem& problem, const std::ve
       continue;
     }
     // What is left of the budget, shared by the failures left to shrink.
-    double share = std::chrono::duration<double, std::milli>(deadline - Clock::now()).count() / static_cast<double>(left--);
+    double share =
+        std::chrono::duration<double, std::milli>(deadline - Clock::now()).count() / static_cast<double>(left--);
     if (share < kMinCandidateMs) {
       ShrunkExample example;
       example.from_case = cases[i]->name;
       example.failure_kind = results[i].failure_kind;
-      example.not_shrunk = fmt::format("not shrunk: the shrinking budget ({:g} s) was spent on earlier failures",
-                                       budget_ms / 1000);
+      example.not_shrunk =
+          fmt::format("not shrunk: the shrinking budget ({:g} s) was spent on earlier failures", budget_ms / 1000);
       examples.push_back(std::move(example));
       continue;
     }

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "judging/case_scheduler.hpp"
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 
 namespace judge {
 

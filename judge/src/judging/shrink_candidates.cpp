@@ -304,7 +304,7 @@ class Heads {
   std::int64_t heads_ = 0, kv_heads_ = 0, dim_ = 0;
 };
 
-// A path of SharedAxis (spec/problem.hpp) split into members, each with
+// A path of SharedAxis (package/problem.hpp) split into members, each with
 // whether it is followed by "[]" (every entry of that list).
 std::vector<std::pair<std::string, bool>> path_members(const std::string& path) {
   std::vector<std::pair<std::string, bool>> members;
@@ -411,7 +411,8 @@ std::optional<json> without_indices(const SharedAxis& axis, const json& input, s
     *largest = tidy(largest->get<double>() + (1 - sum));  // what rounding took, back where it reads least
   }
   if (!axis.size.empty())
-    for (json* size : places(out, std::vector<std::string>{axis.size})) *size = size->get<std::int64_t>() - (last - first);
+    for (json* size : places(out, std::vector<std::string>{axis.size}))
+      *size = size->get<std::int64_t>() - (last - first);
   return out;
 }
 
@@ -527,10 +528,8 @@ bool input_candidates(ValueType type, const std::string& name, const json& input
           value, [&](const json& row, const Consider& with) { return entry_candidates(row, simpler_number, with); },
           as_input);
     case ValueType::kInteger:
-    case ValueType::kNumber:
-      return simplify && number_candidates(value, as_input);
-    case ValueType::kAny:
-      return !simplify && any_candidates(value, as_input);
+    case ValueType::kNumber: return simplify && number_candidates(value, as_input);
+    case ValueType::kAny: return !simplify && any_candidates(value, as_input);
     default:  // seeds the judge supplies, booleans, strings
       return false;
   }
@@ -581,7 +580,8 @@ std::string size_change(const Operation& op, const json& before, const json& aft
   std::vector<std::string> changes;
   for (const SharedAxis& axis : op.axes) {
     std::optional<std::size_t> was = axis_length(axis, before), now = axis_length(axis, after);
-    if (was && now && *was != *now) changes.push_back(fmt::format("{} {} -> {}", axis.name, grouped(*was), grouped(*now)));
+    if (was && now && *was != *now)
+      changes.push_back(fmt::format("{} {} -> {}", axis.name, grouped(*was), grouped(*now)));
   }
   for (const auto& [name, type] : op.inputs) {
     if (!before.contains(name) || !after.contains(name)) continue;
@@ -591,18 +591,18 @@ std::string size_change(const Operation& op, const json& before, const json& aft
       case ValueType::kInts:
       case ValueType::kMatrix:
         if (shape(was) != shape(now))
-          changes.push_back(fmt::format("{} {} -> {}{}", name, shape(was), shape(now),
-                                        type == ValueType::kMatrix ? "" : " entries"));
+          changes.push_back(
+              fmt::format("{} {} -> {}{}", name, shape(was), shape(now), type == ValueType::kMatrix ? "" : " entries"));
         break;
       case ValueType::kInteger:
         if (was != now) changes.push_back(fmt::format("{} {} -> {}", name, was.dump(), now.dump()));
         break;
       case ValueType::kAny:
         if (numbers_in(was) != numbers_in(now))
-          changes.push_back(fmt::format("{} {} -> {} numbers", name, grouped(numbers_in(was)), grouped(numbers_in(now))));
+          changes.push_back(
+              fmt::format("{} {} -> {} numbers", name, grouped(numbers_in(was)), grouped(numbers_in(now))));
         break;
-      default:
-        break;
+      default: break;
     }
   }
   std::string text;

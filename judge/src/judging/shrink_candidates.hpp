@@ -7,7 +7,7 @@
 // `any` values (toy models) shrink member by member. Two structures need
 // more than types: attention heads (inputs n_heads, n_kv_heads, head_dim
 // beside matrices q, k, v), whose columns must shrink a head at a time; and
-// the axes an op declares (`shrink:`, SharedAxis in spec/problem.hpp), a
+// the axes an op declares (`shrink:`, SharedAxis in package/problem.hpp), a
 // vocabulary or a round's drafts, whose indices are dropped from every
 // input that holds them at once, ids renumbered, distributions renormalized.
 //
@@ -19,7 +19,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 

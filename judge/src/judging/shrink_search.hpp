@@ -9,7 +9,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 

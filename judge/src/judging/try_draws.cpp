@@ -65,16 +65,16 @@ bool draw(const TryableOp& op, const json& args, const std::vector<std::uint64_t
 
 // Whether the learner gives its first answers again for the same seeds,
 // asked in reverse order; false with the first difference in *result.
-bool deterministic(TrySession& session, const TryableOp& op, const json& args,
-                   const std::vector<std::uint64_t>& seeds, const std::vector<json>& answers, TryResult* result) {
-  const std::size_t repeats = op.seed_input == "seeds"
-                                  ? std::min({kRepeatedSeeds, seeds.size(), std::max<std::size_t>(25, seeds.size() / 4)})
-                                  : std::min(kRepeatedCalls, seeds.size());
+bool deterministic(TrySession& session, const TryableOp& op, const json& args, const std::vector<std::uint64_t>& seeds,
+                   const std::vector<json>& answers, TryResult* result) {
+  const std::size_t repeats =
+      op.seed_input == "seeds" ? std::min({kRepeatedSeeds, seeds.size(), std::max<std::size_t>(25, seeds.size() / 4)})
+                               : std::min(kRepeatedCalls, seeds.size());
   std::vector<std::uint64_t> again(seeds.rend() - static_cast<long>(repeats), seeds.rend());
   std::vector<json> redrawn;
   TrySide side;
-  if (!draw(op, args, again, [&](const Request& r, TrySide* s) { return session.learner_call(r, s); }, &redrawn,
-            &side)) {
+  if (!draw(
+          op, args, again, [&](const Request& r, TrySide* s) { return session.learner_call(r, s); }, &redrawn, &side)) {
     result->yours = side;
     return false;
   }
@@ -89,7 +89,8 @@ bool deterministic(TrySession& session, const TryableOp& op, const json& args,
 }
 
 // Fills a tally's fit against known probabilities (counts over the same categories).
-void fit_expected(const std::vector<double>& probs, const std::vector<std::int64_t>& counts, double rate, Tally* tally) {
+void fit_expected(const std::vector<double>& probs, const std::vector<std::int64_t>& counts, double rate,
+                  Tally* tally) {
   FitResult fit = chi_square_fit(probs, counts, rate);
   tally->against_expected = true;
   tally->statistic = fit.statistic;
@@ -133,12 +134,11 @@ void tally_tokens(const std::vector<double>& probs, const std::vector<json>& you
   };
   std::vector<double> with_outside = probs;
   with_outside.push_back(0);
-  result->tallies.push_back(expected_tally("token", with_outside, counts(yours), counts(reference), kFalseRejectRate,
-                                           [vocab](int c) {
-                                             return static_cast<std::size_t>(c) == vocab
-                                                        ? fmt::format("outside [0, {})", vocab)
-                                                        : fmt::format("token {}", c);
-                                           }));
+  result->tallies.push_back(
+      expected_tally("token", with_outside, counts(yours), counts(reference), kFalseRejectRate, [vocab](int c) {
+        return static_cast<std::size_t>(c) == vocab ? fmt::format("outside [0, {})", vocab)
+                                                    : fmt::format("token {}", c);
+      }));
 }
 
 // Speculative rounds: the checker's three laws. False (why in *side) when
@@ -195,7 +195,8 @@ void tally_outputs(const std::vector<json>& yours, const std::vector<json>& refe
   Tally tally;
   tally.title = "output";
   tally.draws = static_cast<std::int64_t>(yours.size());
-  for (std::size_t c = 0; c < outputs.size(); ++c) tally.rows.push_back({brief(outputs[c]), std::nullopt, mine[c], theirs[c]});
+  for (std::size_t c = 0; c < outputs.size(); ++c)
+    tally.rows.push_back({brief(outputs[c]), std::nullopt, mine[c], theirs[c]});
   std::stable_sort(tally.rows.begin(), tally.rows.end(), [](const TallyRow& a, const TallyRow& b) {
     return a.reference != b.reference ? a.reference > b.reference : a.yours > b.yours;
   });
@@ -219,19 +220,20 @@ void decide(const TryableOp& op, std::int64_t draws, TryResult* result) {
       problems.push_back(
           fmt::format("{}: yours drew some of probability 0: {}", tally.title, fmt::join(tally.impossible, ", ")));
     if (tally.rejected)
-      problems.push_back(fmt::format("{}: your frequencies do not fit {} (chi-square {:.1f} for {} degrees of freedom, "
-                                     "p-value {:.2g} < {:.3g})",
-                                     tally.title,
-                                     tally.against_expected ? "the expected probabilities" : "the reference's",
-                                     tally.statistic, tally.degrees_of_freedom, tally.p_value, tally.rejected_below));
+      problems.push_back(
+          fmt::format("{}: your frequencies do not fit {} (chi-square {:.1f} for {} degrees of freedom, "
+                      "p-value {:.2g} < {:.3g})",
+                      tally.title, tally.against_expected ? "the expected probabilities" : "the reference's",
+                      tally.statistic, tally.degrees_of_freedom, tally.p_value, tally.rejected_below));
   }
   result->agree = problems.empty();
   const char* law = op.mode == TryMode::kSampler ? "the expected probabilities"
                     : op.mode == TryMode::kLaws  ? "every law the judge tests"
                                                  : "the reference's outputs";
-  result->difference = result->agree ? fmt::format("none: over {} seeds your draws fit {}, and the same seed gives "
-                                                   "the same answer",
-                                                   draws, law)
+  result->difference = result->agree ? fmt::format(
+                                           "none: over {} seeds your draws fit {}, and the same seed gives "
+                                           "the same answer",
+                                           draws, law)
                                      : fmt::format("{}", fmt::join(problems, "; "));
 }
 }  // namespace
@@ -248,16 +250,18 @@ bool try_draws(TrySession& session, const TryableOp& op, std::int64_t draws, Try
   const std::vector<std::uint64_t> seeds = session.seeds(static_cast<std::size_t>(draws));
   std::vector<json> reference, yours;
   TrySide reference_side;
-  if (!draw(op, args, seeds, [&](const Request& r, TrySide* s) { return (*s = session.reference_call(r)).returned; },
-            &reference, &reference_side)) {
+  if (!draw(
+          op, args, seeds, [&](const Request& r, TrySide* s) { return (*s = session.reference_call(r)).returned; },
+          &reference, &reference_side)) {
     if (reference.empty() && reference_side.threw_invalid_argument) return false;
     throw JudgeFault{fmt::format("{}: the reference solution {} for some seeds only", session.problem().slug,
                                  reference_side.message)};
   }
   result->draws = draws;
   result->yours.returned = true;
-  const bool drawn = draw(op, args, seeds, [&](const Request& r, TrySide* s) { return session.learner_call(r, s); },
-                          &yours, &result->yours);
+  const bool drawn = draw(
+      op, args, seeds, [&](const Request& r, TrySide* s) { return session.learner_call(r, s); }, &yours,
+      &result->yours);
   for (std::size_t i = 0; i < kShownSeeds && i < yours.size(); ++i)
     result->seeds.push_back({seeds[i], yours[i], reference[i]});
   if (drawn) {

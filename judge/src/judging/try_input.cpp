@@ -8,8 +8,8 @@
 #include <filesystem>
 
 #include "check/registry.hpp"
-#include "spec/typed_values.hpp"
-#include "spec/yaml_reader.hpp"
+#include "package/typed_values.hpp"
+#include "package/yaml_reader.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
 
@@ -105,9 +105,10 @@ TryableOp choose_op(const Problem& problem, const std::string& name) {
     if (op.op->name == name) return op;
   std::string list = fmt::format("{}", fmt::join(op_names(ops), ", "));
   if (problem.find_op(name))
-    throw JudgeFault{fmt::format("--op: '{}' is one of the judge's own ops of {} (its checks call it), not yours; the "
-                                 "ops you can try: {}",
-                                 name, problem.slug, list)};
+    throw JudgeFault{
+        fmt::format("--op: '{}' is one of the judge's own ops of {} (its checks call it), not yours; the "
+                    "ops you can try: {}",
+                    name, problem.slug, list)};
   std::string best = nearest_name(name, op_names(ops));
   throw JudgeFault{fmt::format("--op: {} has no op '{}'{}; the ops you can try: {}", problem.slug, name,
                                best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best), list)};
@@ -140,8 +141,7 @@ TryInput read_try_input(const Problem& problem, const TryableOp& op, const std::
   YAML::Node node = load_input(text, &file);
   const std::string where = display_path(file);
   const std::string signature = fmt::format("op {} takes {}", op.op->name, inputs_text(op));
-  if (!node.IsMap())
-    fail_at(file, node, fmt::format("expected a mapping of the op's inputs ({})", signature));
+  if (!node.IsMap()) fail_at(file, node, fmt::format("expected a mapping of the op's inputs ({})", signature));
   std::vector<std::string> allowed;
   for (const auto& [name, type] : op.op->inputs)
     if (name != op.seed_input || op.mode == TryMode::kSeedSweep) allowed.push_back(name);

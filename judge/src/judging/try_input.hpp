@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 
@@ -25,10 +25,10 @@ std::string try_mode_name(TryMode mode);
 struct TryableOp {
   const Operation* op = nullptr;
   TryMode mode = TryMode::kValue;
-  std::string check;       // the check of the op's cases that decided the mode ("values" or "hypotheses" for kValue)
-  std::string probs_op;    // kSampler: the op whose answer is the expected distribution
+  std::string check;     // the check of the op's cases that decided the mode ("values" or "hypotheses" for kValue)
+  std::string probs_op;  // kSampler: the op whose answer is the expected distribution
   nlohmann::json check_args = nlohmann::json::object();  // of the case that decided the mode
-  std::string seed_input;  // the sampled modes: the input the judge supplies ("seeds" or "seed")
+  std::string seed_input;             // the sampled modes: the input the judge supplies ("seeds" or "seed")
   const TestCase* example = nullptr;  // a sample case of the op (never a hidden one), or null
 };
 

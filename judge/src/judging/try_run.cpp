@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "build/compile.hpp"
 #include "check/compare.hpp"
+#include "compile/compile.hpp"
 #include "judging/try_session.hpp"
 #include "sandbox/limits.hpp"
 #include "util/errors.hpp"
@@ -47,8 +47,8 @@ bool TrySession::learner_call(const Request& request, TrySide* side) {
   explain_crash(crash_, &result);
   side->returned = false;
   side->verdict = result.verdict;
-  side->message = side->threw_invalid_argument && result.verdict == Verdict::kAccepted ? exception_text(call)
-                                                                                       : result.message;
+  side->message =
+      side->threw_invalid_argument && result.verdict == Verdict::kAccepted ? exception_text(call) : result.message;
   side->printed = result.output;
   return false;
 }
@@ -83,11 +83,10 @@ void try_value(TrySession& session, const TryableOp& op, const nlohmann::json& a
   const bool returned = session.learner_call(request, &result->yours);
   if (!returned) {
     result->agree = result->yours.verdict == Verdict::kAccepted;  // both threw std::invalid_argument
-    result->difference = result->agree ? "none: both threw std::invalid_argument (the input is invalid)"
-                                       : fmt::format("yours ended in {}, the reference {}",
-                                                     verdict_name(result->yours.verdict),
-                                                     result->reference.returned ? "returned a value"
-                                                                                : result->reference.message);
+    result->difference = result->agree
+                             ? "none: both threw std::invalid_argument (the input is invalid)"
+                             : fmt::format("yours ended in {}, the reference {}", verdict_name(result->yours.verdict),
+                                           result->reference.returned ? "returned a value" : result->reference.message);
     return;
   }
   if (result->reference.threw_invalid_argument) {
@@ -103,12 +102,14 @@ void try_value(TrySession& session, const TryableOp& op, const nlohmann::json& a
   result->agree = !mismatch;
   if (mismatch) *mismatch += "; " + tolerance_text(result->tolerance);
   if (mismatch && op.mode == TryMode::kSeedSweep)
-    *mismatch += "; for one seed a correct solution may differ from the reference, whose generator is its own: "
-                 "leave out '" + op.seed_input + "' to compare the outputs over many seeds";
-  result->difference = mismatch ? *mismatch
-                                : fmt::format("none within the tolerance (atol {} or rtol {}; integers exactly)",
-                                              format_number(result->tolerance.atol),
-                                              format_number(result->tolerance.rtol));
+    *mismatch +=
+        "; for one seed a correct solution may differ from the reference, whose generator is its own: "
+        "leave out '" +
+        op.seed_input + "' to compare the outputs over many seeds";
+  result->difference = mismatch
+                           ? *mismatch
+                           : fmt::format("none within the tolerance (atol {} or rtol {}; integers exactly)",
+                                         format_number(result->tolerance.atol), format_number(result->tolerance.rtol));
 }
 
 TryResult try_solution(const Paths& paths, const Problem& problem, const TryableOp& op, const TryInput& input,

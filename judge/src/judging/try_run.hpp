@@ -12,8 +12,8 @@
 
 #include "judging/judging.hpp"
 #include "judging/try_input.hpp"
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -34,8 +34,8 @@ struct TrySide {
 
 // A category of a tally and how often each side drew it.
 struct TallyRow {
-  std::string label;                // "token 3", "2 of 3 drafts accepted", an output
-  std::optional<double> expected;   // its probability, when the law is known
+  std::string label;               // "token 3", "2 of 3 drafts accepted", an output
+  std::optional<double> expected;  // its probability, when the law is known
   std::int64_t yours = 0, reference = 0;
 };
 
@@ -44,8 +44,8 @@ struct TallyRow {
 // chi-square, categories of small expected count pooled, as judging does),
 // else the reference's draws (a test of homogeneity).
 struct Tally {
-  std::string title;            // "token", "first emitted token", "output", ...
-  std::vector<TallyRow> rows;   // most probable (else most drawn) first, ties by category
+  std::string title;           // "token", "first emitted token", "output", ...
+  std::vector<TallyRow> rows;  // most probable (else most drawn) first, ties by category
   std::int64_t draws = 0;
   bool against_expected = false;
   double statistic = 0;
@@ -64,10 +64,10 @@ struct SeedRow {
 
 struct TryResult {
   std::string problem, op, solution;
-  TryMode mode = TryMode::kValue;  // kValue also for a seed_sweep op given its seed
-  nlohmann::json input;            // as read, generators expanded
+  TryMode mode = TryMode::kValue;        // kValue also for a seed_sweep op given its seed
+  nlohmann::json input;                  // as read, generators expanded
   std::vector<std::string> input_names;  // the op's inputs in the order the problem declares them
-  Tolerance tolerance;             // the problem's
+  Tolerance tolerance;                   // the problem's
   bool compiled = true;
   std::string diagnostics;  // !compiled: the compiler's errors
   TrySide yours, reference;

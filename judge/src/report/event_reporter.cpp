@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "spec/result_codec.hpp"
+#include "package/result_codec.hpp"
 
 namespace judge {
 namespace {

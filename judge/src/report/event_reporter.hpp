@@ -3,7 +3,7 @@
 //
 //   begin     {"problem", "solution", "cases": how many}
 //   progress  {"what": "compiling", ...}
-//   case      one case in the public JSON form (spec/result_codec.hpp)
+//   case      one case in the public JSON form (package/result_codec.hpp)
 //   result    the problem's result in the public JSON form
 //
 // Events arrive in that order; the sink is called from one thread at a time.

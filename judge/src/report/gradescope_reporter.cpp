@@ -83,7 +83,8 @@ std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out, const std::st
 }
 
 std::string gradescope_judge_failure(const std::string& message) {
-  json out = {{"score", 0}, {"output", "The autograder could not judge this submission: " + message},
+  json out = {{"score", 0},
+              {"output", "The autograder could not judge this submission: " + message},
               {"output_format", "text"}};
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -1,10 +1,10 @@
 // `--format json`: one object per problem in the public result form
-// (spec/result_codec.hpp), printed at the end.
+// (package/result_codec.hpp), printed at the end.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "package/result_codec.hpp"
 #include "report/reporter.hpp"
-#include "spec/result_codec.hpp"
 
 namespace judge {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "spec/problem.hpp"
-#include "spec/verdict.hpp"
+#include "package/problem.hpp"
+#include "package/verdict.hpp"
 
 namespace judge {
 

@@ -162,7 +162,8 @@ class TextReporter : public Reporter {
     // Hints come once every case is known: they compare all the failures.
     for (const Hint& hint : result.hints) {
       std::string label = fit_characters(fmt::format("hint ({}):", explained(hint)), width_ - 2);
-      fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label), hanging("    ", "    ", hint.mistake, width_, 8));
+      fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label),
+                 hanging("    ", "    ", hint.mistake, width_, 8));
     }
     for (const ShrunkExample& example : result.shrunk) print_shrunk(example);
     if (!result.sandbox_note.empty())
@@ -221,7 +222,8 @@ class TextReporter : public Reporter {
     std::size_t fixed = plain_size(where) + 2 + time.size() + verdict.size();
     std::string line = fmt::format("{}{:<40} {:>12}{}", where, name, time, verdict);
     if (plain_size(line) > width_)
-      line = fmt::format("{}{}  {}{}", where, fit_characters(name, std::max<std::size_t>(width_, fixed + 8) - fixed), time, verdict);
+      line = fmt::format("{}{}  {}{}", where, fit_characters(name, std::max<std::size_t>(width_, fixed + 8) - fixed),
+                         time, verdict);
     fmt::print(out_, "{}\n", line);
     if (ok) {
       if (!test.message.empty()) fmt::print(out_, "{}", labelled("note: ", test.message, width_, kMessageLines));
@@ -277,9 +279,11 @@ class TextReporter : public Reporter {
       std::size_t length = character_count(whole);
       if (lines_per_argument > 1 && length > left && length <= left * lines_per_argument * 3 / 4) {
         std::string lead = (first ? label : under) + terminal_safe(head);
-        fmt::print(out_, "{}", hanging(lead, std::string(character_count(lead), ' '), whole, width_, lines_per_argument));
+        fmt::print(out_, "{}",
+                   hanging(lead, std::string(character_count(lead), ' '), whole, width_, lines_per_argument));
       } else {
-        fmt::print(out_, "{}{}{}\n", first ? label : under, terminal_safe(head), terminal_safe(fitted_value(value, left)));
+        fmt::print(out_, "{}{}{}\n", first ? label : under, terminal_safe(head),
+                   terminal_safe(fitted_value(value, left)));
       }
       first = false;
     }
@@ -290,9 +294,10 @@ class TextReporter : public Reporter {
       const Repeat& repeat = entry->second;
       if (repeat.more == 0) continue;
       const std::string& message = entry->first.second;
-      std::string line = fit_characters(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
-                                         terminal_safe(message.substr(0, message.find('\n')))),
-                             width_);
+      std::string line =
+          fit_characters(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
+                                     terminal_safe(message.substr(0, message.find('\n')))),
+                         width_);
       fmt::print(out_, "{}\n", line.replace(2, 4, paint(colour_, Tone::kFail, "FAIL")));
     }
     order_.clear();
@@ -319,7 +324,7 @@ class TextReporter : public Reporter {
   std::size_t failures_shown_ = 0;
   std::map<RepeatKey, Repeat> repeats_;
   std::vector<std::map<RepeatKey, Repeat>::iterator> order_;  // in the order first seen
-  std::map<std::string, Verdict> previewed_;  // the cases shown from the quick preview, by name
+  std::map<std::string, Verdict> previewed_;                  // the cases shown from the quick preview, by name
   std::vector<std::string> summary_;
 };
 

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "check/compare.hpp"
-#include "spec/result_codec.hpp"
-#include "spec/verdict.hpp"
+#include "package/result_codec.hpp"
+#include "package/verdict.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -56,7 +56,8 @@ std::string tally_text(const Tally& tally) {
   std::size_t width = tally.title.size();
   for (std::size_t r = 0; r < tally.rows.size() && r < kShownRows; ++r)
     width = std::max(width, std::min(kLabelWidth, tally.rows[r].label.size()));
-  std::string out = fmt::format("  {:<{}}  {:>9}  {:>9}  {:>9}\n", tally.title, width, "expected", "yours", "reference");
+  std::string out =
+      fmt::format("  {:<{}}  {:>9}  {:>9}  {:>9}\n", tally.title, width, "expected", "yours", "reference");
   for (std::size_t r = 0; r < tally.rows.size() && r < kShownRows; ++r) {
     const TallyRow& row = tally.rows[r];
     std::string label = terminal_safe(cap_characters(row.label, kLabelWidth, "..."));
@@ -77,8 +78,8 @@ std::string tally_text(const Tally& tally) {
                        frequency(yours, tally.draws), frequency(reference, tally.draws));
   }
   out += fmt::format("  fit: chi-square {:.2f} for {} degree{} of freedom, p-value {:.3g} against {}{}\n",
-                     tally.statistic, tally.degrees_of_freedom, tally.degrees_of_freedom == 1 ? "" : "s",
-                     tally.p_value, tally.against_expected ? "the expected probabilities" : "the reference's draws",
+                     tally.statistic, tally.degrees_of_freedom, tally.degrees_of_freedom == 1 ? "" : "s", tally.p_value,
+                     tally.against_expected ? "the expected probabilities" : "the reference's draws",
                      tally.rejected ? fmt::format(": rejected (below {:.3g})", tally.rejected_below)
                                     : fmt::format(" (rejected below {:.3g})", tally.rejected_below));
   return out;
@@ -96,7 +97,7 @@ std::string draws_text(const TryResult& result, bool full) {
                        shown(row.reference, full));
   if (result.deterministic)
     out += fmt::format("{:<11} {}\n", "same seed:",
-                       *result.deterministic ? "the same answer when asked again"
+                       *result.deterministic           ? "the same answer when asked again"
                        : result.nondeterminism.empty() ? "not known (the second asking failed)"
                                                        : terminal_safe(result.nondeterminism));
   if (result.yours.returned && !result.yours.printed.empty())
@@ -122,11 +123,16 @@ json tally_json(const Tally& tally) {
     if (row.expected) item["expected"] = *row.expected;
     rows.push_back(item);
   }
-  return {{"title", tally.title},          {"draws", tally.draws},
-          {"rows", rows},                  {"against_expected", tally.against_expected},
-          {"statistic", tally.statistic},  {"degrees_of_freedom", tally.degrees_of_freedom},
-          {"p_value", tally.p_value},      {"rejected_below", tally.rejected_below},
-          {"rejected", tally.rejected},    {"impossible", tally.impossible}};
+  return {{"title", tally.title},
+          {"draws", tally.draws},
+          {"rows", rows},
+          {"against_expected", tally.against_expected},
+          {"statistic", tally.statistic},
+          {"degrees_of_freedom", tally.degrees_of_freedom},
+          {"p_value", tally.p_value},
+          {"rejected_below", tally.rejected_below},
+          {"rejected", tally.rejected},
+          {"impossible", tally.impossible}};
 }
 }  // namespace
 
@@ -167,7 +173,9 @@ json try_json(const TryResult& result) {
   out["draws"] = result.draws;
   json seeds = json::array(), tallies = json::array();
   for (const SeedRow& row : result.seeds)
-    seeds.push_back({{"seed", row.seed}, {"yours", with_named_non_finite(row.yours)}, {"reference", with_named_non_finite(row.reference)}});
+    seeds.push_back({{"seed", row.seed},
+                     {"yours", with_named_non_finite(row.yours)},
+                     {"reference", with_named_non_finite(row.reference)}});
   for (const Tally& tally : result.tallies) tallies.push_back(tally_json(tally));
   out["seeds"] = seeds;
   out["tallies"] = tallies;

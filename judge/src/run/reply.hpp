@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "package/value_type.hpp"
 #include "run/runner.hpp"
-#include "spec/value_type.hpp"
 
 namespace judge {
 

@@ -322,9 +322,9 @@ class RunnerSession::Exchange {
 
   CallResult idle_too_long() {
     child().stop_group(session_.limits_.grace_ms);
-    CallResult stopped = died(fmt::format(
-        "no reply after {} ms asleep or blocked, {} times the time limit of this case: it slept or waited",
-        time_limit_ms_ * kIdleClockFactor, kIdleClockFactor));
+    CallResult stopped = died(
+        fmt::format("no reply after {} ms asleep or blocked, {} times the time limit of this case: it slept or waited",
+                    time_limit_ms_ * kIdleClockFactor, kIdleClockFactor));
     stopped.outcome = CallResult::Outcome::kTimeout;
     return stopped;
   }

@@ -26,5 +26,4 @@ void unregister_cgroup(const std::string& directory);
 void register_scratch_dir(const std::string& directory);
 void unregister_scratch_dir(const std::string& directory);
 
-
 }  // namespace judge

@@ -19,8 +19,8 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <utility>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "util/errors.hpp"
@@ -114,9 +114,11 @@ bool run_helper(const std::vector<std::string>& argv, std::string* error) {
 RunnerIds take_ids(std::uint64_t pool, std::uint32_t first_uid, std::uint32_t count, gid_t first_gid) {
   RunnerIds ids;
   std::lock_guard<std::mutex> lock(leased_mutex);
-  std::size_t in_pool = std::count_if(leased().begin(), leased().end(), [&](const auto& lease) { return lease.first == pool; });
+  std::size_t in_pool =
+      std::count_if(leased().begin(), leased().end(), [&](const auto& lease) { return lease.first == pool; });
   if (in_pool >= count)
-    throw JudgeFault{fmt::format("all {} ids for runners are in use by this judge's runners; give it fewer jobs", count)};
+    throw JudgeFault{
+        fmt::format("all {} ids for runners are in use by this judge's runners; give it fewer jobs", count)};
   for (std::uint32_t tries = 0;; ++tries) {
     std::optional<std::uint64_t> shared = tries < count ? advance_shared_counter() : std::nullopt;
     std::uint32_t serial = static_cast<std::uint32_t>((shared ? *shared : advance_own_counter()) % count);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/problem.hpp"
+#include "package/problem.hpp"
 
 namespace judge {
 
@@ -53,7 +53,7 @@ inline constexpr double kSanitizedTimeScale = 5.0;
 // near 700 MiB and 15 s), small enough that a hostile one cannot take the
 // machine or fill the disk.
 struct CompileLimits {
-  std::uint64_t memory_bytes = 2ull << 30;       // a memory cgroup's limit; else RLIMIT_AS per process, doubled
+  std::uint64_t memory_bytes = 2ull << 30;  // a memory cgroup's limit; else RLIMIT_AS per process, doubled
   int seconds = 60;  // CPU time (all processes where a cgroup counts them); the clock backstop is 5 times it
   std::uint64_t file_size_bytes = 256ull << 20;  // any file written (a runner is a few MiB)
   int max_processes = 64;                        // RLIMIT_NPROC, where the compiler runs as a user of its own

@@ -133,7 +133,8 @@ void close_descriptors_from(int first, std::initializer_list<int> kept_list) {
   }
   // Set inside the child's user namespace, where there is one, so that it
   // counts that namespace's processes (SandboxSupport::namespace_process_cap).
-  if (plan.drop_privileges || plan.cap_processes) set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
+  if (plan.drop_privileges || plan.cap_processes)
+    set_limit(RLIMIT_NPROC, static_cast<std::uint64_t>(spec.max_processes));
   if (plan.drop_privileges && !sandbox_child::drop_privileges(plan.runner_uid, plan.runner_gid))
     fail_in_child(plan.error_pipe, "setresuid");
   if (ruleset >= 0 && !sandbox_child::enforce_ruleset(ruleset)) fail_in_child(plan.error_pipe, "landlock");
@@ -597,9 +598,8 @@ CommandResult run_command(const SpawnSpec& spec, int timeout_ms, std::size_t out
   };
   bool out_open = true, err_open = true;
   while (out_open || err_open) {
-    pollfd fds[3] = {{child->stdout_fd(), POLLIN, 0},
-                     {child->stderr_fd(), POLLIN, 0},
-                     {cancel ? cancel->fd() : -1, POLLIN, 0}};
+    pollfd fds[3] = {
+        {child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}, {cancel ? cancel->fd() : -1, POLLIN, 0}};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (stop_early()) break;
     long wait_ms = std::max<long>(left.count(), 0);

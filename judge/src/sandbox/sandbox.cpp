@@ -22,8 +22,8 @@
 namespace judge {
 namespace {
 std::string describe_unshare(bool user_namespace, int error, const char* extra) {
-  return fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWCGROUP{}{}): {}{}", extra, user_namespace ? " | CLONE_NEWUSER" : "",
-                     std::strerror(error),
+  return fmt::format("unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWCGROUP{}{}): {}{}", extra,
+                     user_namespace ? " | CLONE_NEWUSER" : "", std::strerror(error),
                      user_namespace ? " (unprivileged user namespaces may be disabled: "
                                       "sysctl kernel.unprivileged_userns_clone or user.max_user_namespaces)"
                                     : "");
@@ -70,8 +70,9 @@ bool probe_namespace_process_cap(const SandboxSupport& s, std::string* missing) 
   int status = 0;
   waitpid(child, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  *missing = "RLIMIT_NPROC inside a user namespace counts the user's processes across the machine (Linux 5.14 and "
-             "later count them per namespace)";
+  *missing =
+      "RLIMIT_NPROC inside a user namespace counts the user's processes across the machine (Linux 5.14 and "
+      "later count them per namespace)";
   return false;
 }
 

@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
   if (argc != 4) return 125;
   long pid = parse_number(argv[2]), fd = parse_number(argv[3]);
   if (pid <= 0 || fd < 0) return 125;
-  if (std::strcmp(argv[1], "pid1") == 0) judge::sandbox_wait::serve_as_pid1(static_cast<pid_t>(pid), static_cast<int>(fd));
-  if (std::strcmp(argv[1], "outer") == 0) judge::sandbox_wait::serve_as_outer(static_cast<pid_t>(pid), static_cast<int>(fd));
+  if (std::strcmp(argv[1], "pid1") == 0)
+    judge::sandbox_wait::serve_as_pid1(static_cast<pid_t>(pid), static_cast<int>(fd));
+  if (std::strcmp(argv[1], "outer") == 0)
+    judge::sandbox_wait::serve_as_outer(static_cast<pid_t>(pid), static_cast<int>(fd));
   return 125;
 }

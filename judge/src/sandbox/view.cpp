@@ -180,9 +180,7 @@ bool enter_private_root(const PreparedView& view, const char** failed_call) {
       case PreparedView::Step::kHideDirectory:
         ok = mount("tmpfs", step.path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") == 0;
         break;
-      case PreparedView::Step::kHideFile:
-        ok = mount("/dev/null", step.path, nullptr, MS_BIND, nullptr) == 0;
-        break;
+      case PreparedView::Step::kHideFile: ok = mount("/dev/null", step.path, nullptr, MS_BIND, nullptr) == 0; break;
     }
     if (!ok) {
       bool hiding = step.kind == PreparedView::Step::kHideDirectory || step.kind == PreparedView::Step::kHideFile;

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace judge {

@@ -8,9 +8,9 @@
 
 #include <cerrno>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
-#include <fmt/format.h>
 #include <vector>
 
 #include "util/errors.hpp"

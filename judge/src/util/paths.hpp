@@ -17,7 +17,7 @@ struct Paths {
   // The installation's default cache. A cache of its own (JUDGE_CACHE_DIR)
   // takes the precompiled preludes and adapter objects that one already
   // built from the same harness and compiler, instead of compiling them
-  // again (build/inputs.hpp). JUDGE_DEFAULT_CACHE_DIR names another.
+  // again (compile/inputs.hpp). JUDGE_DEFAULT_CACHE_DIR names another.
   std::string default_cache_dir;
   std::string workspace_dir;  // the learner's files
 

@@ -143,8 +143,7 @@ std::string fit_characters(const std::string& line, std::size_t width) {
   return cap_characters(line, width > 3 ? width - 3 : 0, "...");
 }
 
-std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines,
-                         std::size_t width) {
+std::string indent_lines(const std::string& text, const std::string& prefix, std::size_t max_lines, std::size_t width) {
   std::istringstream in(text);
   std::string line, out;
   std::size_t count = 0;

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Prints the CPU time of a cold build of the judge: a fresh build directory,
+# no compiler cache, one build of TARGET per build type, CPU time (user and
+# system, every compiler and linker process counted) and wall time each.
+# CPU time is the figure that transfers between machines and loads; wall
+# time is CPU time over the cores only on an idle machine.
+# Usage: bench/cold_build.sh [BUILD_TYPE...]   (default: Release, the default build)
+#   TARGET=NAME   the ninja target (default: judge; `all` adds the tests)
+#   RUNS=N        builds per build type, alternating between the types (default 1);
+#                 with several, the median of each figure
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+target="${TARGET:-judge}"
+runs="${RUNS:-1}"
+types=("$@")
+[ ${#types[@]} -gt 0 ] || types=(Release)
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+# One cold build: "USER SYSTEM WALL" in seconds.
+cold_build() {
+  local type=$1 dir="$scratch/build-$1"
+  rm -rf "$dir"
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" >"$scratch/configure.log" 2>&1 ||
+    { cat "$scratch/configure.log" >&2; exit 2; }
+  # The build runs in a child shell whose children's times `times` reports.
+  CCACHE_DISABLE=1 bash -c '
+    start=$(date +%s.%N)
+    ninja -C "$1" "$2" >"$3" 2>&1 || { cat "$3" >&2; exit 2; }
+    end=$(date +%s.%N)
+    child=$(times | tail -1)
+    user=$(echo "$child" | awk "{print \$1}"); sys=$(echo "$child" | awk "{print \$2}")
+    to_s() { echo "$1" | awk -F"m" "{sub(/s/, \"\", \$2); print \$1 * 60 + \$2}"; }
+    echo "$(to_s "$user") $(to_s "$sys") $(awk "BEGIN {print $end - $start}")"
+  ' _ "$dir" "$target" "$scratch/build.log"
+  rm -rf "$dir"
+}
+
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+declare -A figures
+for ((run = 1; run <= runs; ++run)); do
+  for type in "${types[@]}"; do
+    figures[$type]+="$(cold_build "$type")"$'\n'
+  done
+done
+printf '%-16s %10s %10s %10s %10s   (target %s, %d run(s), %s cores)\n' \
+  "build type" "user s" "system s" "CPU s" "wall s" "$target" "$runs" "$(nproc)"
+for type in "${types[@]}"; do
+  rows="${figures[$type]}"
+  user=$(awk 'NF {print $1}' <<<"$rows" | median)
+  sys=$(awk 'NF {print $2}' <<<"$rows" | median)
+  cpu=$(awk 'NF {print $1 + $2}' <<<"$rows" | median)
+  wall=$(awk 'NF {print $3}' <<<"$rows" | median)
+  printf '%-16s %10.0f %10.0f %10.0f %10.0f\n' "$type" "$user" "$sys" "$cpu" "$wall"
+done
+if [ ${#types[@]} -ge 2 ]; then
+  first="${types[0]}"
+  for type in "${types[@]:1}"; do
+    ratio=$(paste <(awk 'NF {print $1 + $2}' <<<"${figures[$type]}") <(awk 'NF {print $1 + $2}' <<<"${figures[$first]}") |
+      awk '{print $1 / $2}' | median)
+    printf 'CPU time %s / %s: %.2f (median of the paired ratios)\n' "$type" "$first" "$ratio"
+  done
+fi
