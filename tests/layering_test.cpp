@@ -37,10 +37,10 @@ const Allowances kMayInclude = {
     {"check", {"util", "package", "sandbox", "run"}},
     {"judging", {"util", "package", "sandbox", "compile", "run", "check"}},
     {"report", {"util", "package", "check", "judging"}},
-    {"practice", {"util", "package", "sandbox", "check", "judging", "report"}},
+    {"practice", {"util", "package", "sandbox", "judging", "report"}},
     {"authoring", {"util", "package", "compile", "check", "judging"}},
-    {"course", {"util", "package", "sandbox", "compile", "check", "judging", "report"}},
-    {"web", {"util", "package", "sandbox", "check", "judging", "report", "practice"}},
+    {"course", {"util", "package", "sandbox", "compile", "judging", "report"}},
+    {"web", {"util", "package", "sandbox", "judging", "report", "practice"}},
     {"cli",
      {"util", "package", "sandbox", "compile", "check", "judging", "report", "practice", "authoring", "course", "web"}},
 };

@@ -123,7 +123,8 @@ TEST_F(PlatformsTest, TheDockerfileAndGradescopeInstallWhatConfiguringNeeds) {
                                                          {"PkgConfig", "pkg-config"},
                                                          {"libseccomp", "libseccomp-dev"},
                                                          {"libzip", "libzip-dev"},
-                                                         {"cpp-httplib", "libcpp-httplib-dev"}};
+                                                         {"cpp-httplib", "libcpp-httplib-dev"},
+                                                         {"Boost", "libboost-math-dev"}};
   std::set<std::string> required;
   std::istringstream lines(read_text(fs::path(JUDGE_SOURCE_DIR) / "CMakeLists.txt"));
   for (std::string line; std::getline(lines, line);) {

@@ -187,6 +187,34 @@ TEST_F(SpecTest, ShrinkAxesAreLoadedWithTheirPaths) {
   EXPECT_TRUE(problem.find_op("f")->axes.empty());
 }
 
+TEST_F(SpecTest, HeadAxesAndFixedAnswersAreLoaded) {
+  std::string yaml = with(kMinimal, "    output: any\n",
+                          "    output: any\n"
+                          "    shrink:\n"
+                          "      - axis: lanes\n"
+                          "        heads: m\n"
+                          "        groups: m\n"
+                          "        width: m\n"
+                          "        per_head: [m]\n"
+                          "        same_as_heads: [m]\n"
+                          "    fixed_answer: f\n");
+  // f takes g's inputs: it is g's fixed-answer op.
+  yaml = with(yaml, "    inputs: {x: number, xs: doubles}\n", "    inputs: {m: matrix}\n");
+  yaml = with(yaml, "input: {x: 1.0, xs: [1, 2]}", "input: {m: [[1]]}");
+  write("demo/problem.yaml", yaml);
+  Problem problem = load_problem("demo", checker_case_rules());
+  const Operation* g = problem.find_op("g");
+  EXPECT_TRUE(g->axes.empty());
+  ASSERT_EQ(g->head_axes.size(), 1u);
+  EXPECT_EQ(g->head_axes[0].name, "lanes");
+  EXPECT_EQ(g->head_axes[0].heads, "m");
+  EXPECT_EQ(g->head_axes[0].per_head, std::vector<std::string>{"m"});
+  EXPECT_TRUE(g->head_axes[0].per_group.empty());
+  EXPECT_EQ(g->head_axes[0].same_as_heads, std::vector<std::string>{"m"});
+  EXPECT_EQ(g->fixed_answer, "f");
+  EXPECT_EQ(problem.find_op("f")->fixed_answer, "");
+}
+
 TEST_F(SpecTest, ExplicitHiddenListIsLoadedInItsOwnOrder) {
   write("demo/problem.yaml", kMinimal + "hidden: [cases/z.yaml, cases/y.yaml]\n");
   write("demo/cases/y.yaml", "cases:\n  - name: from_y\n    input: {x: 2.0, xs: [3]}\n");
@@ -356,6 +384,26 @@ std::vector<ErrorCase> error_cases() {
       {"a shrink axis with no entries",
        with(kMinimal, "    output: any\n", "    output: any\n    shrink:\n      - {axis: rows, ids: [m]}\n"),
        "demo/problem.yaml:13:9: axis 'rows': key 'entries' needs at least one path"},
+      {"a head axis without its width",
+       with(kMinimal, "    output: any\n",
+            "    output: any\n    shrink:\n      - {axis: lanes, heads: m, groups: m, per_head: [m]}\n"),
+       "demo/problem.yaml:13:9: missing key 'width' in shrink axis"},
+      {"a head axis with no per_head",
+       with(kMinimal, "    output: any\n",
+            "    output: any\n    shrink:\n      - {axis: lanes, heads: m, groups: m, width: m}\n"),
+       "demo/problem.yaml:13:9: axis 'lanes': key 'per_head' needs at least one path"},
+      {"a head axis naming no input of its op",
+       with(kMinimal, "    output: any\n",
+            "    output: any\n    shrink:\n      - {axis: lanes, heads: n, groups: m, width: m, per_head: [m]}\n"),
+       "demo/problem.yaml:13:30: key 'heads': op 'g' has no input 'n'"},
+      {"a fixed answer naming no op", with(kMinimal, "    output: any\n", "    output: any\n    fixed_answer: h\n"),
+       "demo/problem.yaml:12:19: key 'fixed_answer': 'h' names no other op of this problem"},
+      {"a fixed answer naming its own op",
+       with(kMinimal, "    output: any\n", "    output: any\n    fixed_answer: g\n"),
+       "demo/problem.yaml:12:19: key 'fixed_answer': 'g' names no other op of this problem"},
+      {"a fixed answer op taking an input its op has not",
+       with(kMinimal, "    output: any\n", "    output: any\n    fixed_answer: f\n"),
+       "demo/problem.yaml:12:19: key 'fixed_answer': op 'f' takes input 'x', which op 'g' has not"},
       {"shrink as a mapping", with(kMinimal, "    output: any\n", "    output: any\n    shrink: {axis: rows}\n"),
        "demo/problem.yaml:12:13: key 'shrink': expected a list of axes {axis, entries, ids, ...}"},
       {"an op without an output", with(kMinimal, "    output: any\n", ""),

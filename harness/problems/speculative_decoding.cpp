@@ -6,11 +6,17 @@
 //                       draft_probs (which a case cannot write as a matrix)
 //   speculate_many      many seeds of decoding with toy models, in the harness
 //                       library (judge_harness/speculative_support.hpp).
+//   accept_fixed_answer, no_drafts_fixed_answer
+//                       the answer of speculative_accept's and no_drafts's
+//                       round whatever the draws, or null (trusted: the
+//                       judge asks the reference's runner, when it shrinks
+//                       a failed round; problem.yaml `fixed_answer:`).
 #include <judge_harness/runner.hpp>
 #include <judge_harness/speculative_support.hpp>
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include JUDGE_LEARNER_BINDINGS  // speculative_decoding.learner.hpp: the learner's functions, compiled apart
@@ -47,6 +53,25 @@ Value no_drafts_op(const Value& args) {
                                                                       target, judge_harness::arg_seed(args, "seed")));
 }
 
+Value answer_or_null(const std::optional<std::vector<int>>& answer) { return answer ? Value::ints(*answer) : Value(); }
+
+Value accept_fixed_answer_op(const Value& args) {
+  Eigen::MatrixXd target = to_eigen(judge_harness::arg_matrix(args, "target_probs"));
+  Eigen::MatrixXd draft = to_eigen(judge_harness::arg_matrix(args, "draft_probs"));
+  if (draft.rows() == 0) draft.resize(0, target.cols());
+  return answer_or_null(
+      judge_harness::speculative_support::fixed_answer(judge_harness::arg_ints(args, "draft_tokens"), draft, target));
+}
+
+// K = 0: fixed when the draft's vocabulary is the target's (else the call
+// is invalid) and the bonus row holds one token.
+Value no_drafts_fixed_answer_op(const Value& args) {
+  Eigen::MatrixXd target = to_eigen(judge_harness::arg_matrix(args, "target_probs"));
+  if (judge_harness::arg_int(args, "draft_vocab") != target.cols()) return Value();
+  return answer_or_null(
+      judge_harness::speculative_support::fixed_answer({}, Eigen::MatrixXd(0, target.cols()), target));
+}
+
 Value speculate_many_op(const Value& args) {
   return judge_harness::speculative_support::speculate_many(args, judge_learner::speculative_accept);
 }
@@ -54,5 +79,7 @@ Value speculate_many_op(const Value& args) {
 [[maybe_unused]] const bool registered =
     judge_harness::register_operation("speculative_accept", speculative_accept_op) &&
     judge_harness::register_operation("no_drafts", no_drafts_op) &&
-    judge_harness::register_operation("speculate_many", speculate_many_op);
+    judge_harness::register_operation("speculate_many", speculate_many_op) &&
+    judge_harness::register_operation("accept_fixed_answer", accept_fixed_answer_op) &&
+    judge_harness::register_operation("no_drafts_fixed_answer", no_drafts_fixed_answer_op);
 }  // namespace

@@ -5,6 +5,9 @@
 #include <judge_harness/speculative_support.hpp>
 #include "mix64.hpp"
 
+#include <cmath>
+#include <optional>
+
 namespace judge_harness::speculative_support {
 namespace {
 
@@ -97,6 +100,59 @@ Value speculate_many(const Value& args, LearnerAccept* learner_function) {
     results.push(rounds);
   }
   return results;
+}
+
+namespace {
+// Whether each row of `rows` is a distribution: entries >= 0 summing to 1.
+bool rows_are_distributions(const Eigen::MatrixXd& rows) {
+  for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+    if (!(rows.row(r).minCoeff() >= 0)) return false;
+    if (!(std::fabs(rows.row(r).sum() - 1) <= 1e-9)) return false;
+  }
+  return true;
+}
+
+// The only token with mass; -1 when there are none or several.
+int only_token(const Eigen::VectorXd& weights) {
+  int token = -1;
+  for (Eigen::Index t = 0; t < weights.size(); ++t) {
+    if (!(weights(t) > 0)) continue;
+    if (token >= 0) return -1;
+    token = static_cast<int>(t);
+  }
+  return token;
+}
+}  // namespace
+
+std::optional<std::vector<int>> fixed_answer(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                             const Eigen::MatrixXd& target_probs) {
+  const auto k = static_cast<Eigen::Index>(draft_tokens.size());
+  const Eigen::Index vocab = target_probs.cols();
+  if (vocab < 1 || target_probs.rows() != k + 1 || draft_probs.rows() != k || draft_probs.cols() != vocab)
+    return std::nullopt;
+  if (!rows_are_distributions(target_probs) || !rows_are_distributions(draft_probs)) return std::nullopt;
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const int x = draft_tokens[static_cast<std::size_t>(i)];
+    if (x < 0 || x >= vocab || !(draft_probs(i, x) > 0)) return std::nullopt;  // x_i was drawn from q_i
+  }
+  std::vector<int> answer;
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const int x = draft_tokens[static_cast<std::size_t>(i)];
+    const double p = target_probs(i, x), q = draft_probs(i, x);
+    if (p >= q) {  // min(1, p / q) = 1
+      answer.push_back(x);
+      continue;
+    }
+    if (p > 0) return std::nullopt;  // accepted with probability p / q: up to the draws
+    const int token = only_token((target_probs.row(i) - draft_probs.row(i)).cwiseMax(0.0).transpose());
+    if (token < 0) return std::nullopt;
+    answer.push_back(token);
+    return answer;
+  }
+  const int bonus = only_token(target_probs.row(k).transpose());
+  if (bonus < 0) return std::nullopt;
+  answer.push_back(bonus);
+  return answer;
 }
 
 }  // namespace judge_harness::speculative_support

@@ -13,6 +13,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace judge_harness::speculative_support {
@@ -29,5 +30,16 @@ Value speculate_many(const Value& args, LearnerAccept* learner);
 std::vector<int> watched_call(LearnerAccept* learner, const std::vector<int>& draft_tokens,
                               const Eigen::MatrixXd& draft_probs, const Eigen::MatrixXd& target_probs,
                               std::uint64_t seed);
+
+// The tokens one round emits whatever the draws, or nullopt when a draw
+// can change them or the round is not a valid one (rows of the vocabulary's
+// width that sum to 1, K draft rows and K + 1 target rows, every draft
+// token possible under its draft row). A draft with p >= q is accepted for
+// certain; one with p = 0 is rejected for certain, and the residual must
+// then hold one token; with every draft accepted, the bonus row must. The
+// judge shrinks a failed round to smaller rounds with such an answer
+// (problem.yaml `fixed_answer:`, the adapter's fixed-answer ops).
+std::optional<std::vector<int>> fixed_answer(const std::vector<int>& draft_tokens, const Eigen::MatrixXd& draft_probs,
+                                             const Eigen::MatrixXd& target_probs);
 
 }  // namespace judge_harness::speculative_support

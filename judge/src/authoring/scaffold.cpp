@@ -6,7 +6,7 @@
 #include <fstream>
 #include <regex>
 
-#include "check/registry.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "util/errors.hpp"
 
@@ -128,8 +128,7 @@ std::vector<std::string> scaffold_problem(const Paths& paths, const std::string&
     if (fs::exists(taken)) throw JudgeFault{fmt::format("new: {} already exists", taken)};
   int order = 1;
   if (fs::is_directory(paths.problems_dir))
-    for (const Problem& problem : load_all_problems(paths.problems_dir, checker_case_rules()))
-      order = std::max(order, problem.order + 1);
+    for (const Problem& problem : ProblemCatalog(paths).load_all()) order = std::max(order, problem.order + 1);
 
   std::vector<std::string> created;
   write_new_file(package.spec_file, fmt::format(kProblemYaml, slug, order), &created);

@@ -1,43 +1,15 @@
-// Chi-square tail probabilities (regularized incomplete gamma), thresholds,
-// pooling and the power rule.
+// Chi-square tail probabilities and thresholds (Boost.Math), pooling and
+// the power rule.
 #include "check/stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <numeric>
 
 namespace judge {
 namespace {
-// Regularized lower incomplete gamma P(a, x) by its series (x < a + 1).
-double gamma_p_series(double a, double x) {
-  double sum = 1.0 / a, term = sum;
-  for (int n = 1; n < 10000; ++n) {
-    term *= x / (a + n);
-    sum += term;
-    if (std::fabs(term) < std::fabs(sum) * 1e-16) break;
-  }
-  return sum * std::exp(-x + a * std::log(x) - std::lgamma(a));
-}
-
-// Regularized upper incomplete gamma Q(a, x) by Lentz's continued fraction (x >= a + 1).
-double gamma_q_fraction(double a, double x) {
-  const double tiny = 1e-300;
-  double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
-  for (int i = 1; i < 10000; ++i) {
-    double an = -i * (i - a);
-    b += 2.0;
-    d = an * d + b;
-    if (std::fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    double delta = d * c;
-    h *= delta;
-    if (std::fabs(delta - 1.0) < 1e-16) break;
-  }
-  return std::exp(-x + a * std::log(x) - std::lgamma(a)) * h;
-}
-
 // Groups categories so each group's expected count is at least kMinExpectedCount:
 // large categories alone, the small ones pooled (the pool joins the smallest
 // large category if it is still too small). Returns the group of each category
@@ -85,18 +57,11 @@ double median(std::vector<double> values) {
 
 double chi_square_upper_tail(double x, double df) {
   if (x <= 0) return 1.0;
-  double a = df / 2.0, half = x / 2.0;
-  return half < a + 1.0 ? 1.0 - gamma_p_series(a, half) : gamma_q_fraction(a, half);
+  return boost::math::cdf(boost::math::complement(boost::math::chi_squared_distribution<double>(df), x));
 }
 
 double chi_square_threshold(double tail, double df) {
-  double low = 0, high = df + 10;
-  while (chi_square_upper_tail(high, df) > tail) high *= 2;
-  for (int i = 0; i < 200; ++i) {
-    double mid = (low + high) / 2;
-    (chi_square_upper_tail(mid, df) > tail ? low : high) = mid;
-  }
-  return high;
+  return boost::math::quantile(boost::math::complement(boost::math::chi_squared_distribution<double>(df), tail));
 }
 
 FitResult chi_square_fit(const std::vector<double>& probs, const std::vector<std::int64_t>& counts,
@@ -178,12 +143,7 @@ std::int64_t draws_to_see(double p, double miss_rate) {
 
 // The z with P(Z > z) = tail for a standard normal Z.
 double normal_upper_quantile(double tail) {
-  double low = -40, high = 40;
-  for (int i = 0; i < 200; ++i) {
-    double mid = (low + high) / 2;
-    (0.5 * std::erfc(mid / std::sqrt(2.0)) > tail ? low : high) = mid;
-  }
-  return high;
+  return boost::math::quantile(boost::math::complement(boost::math::normal_distribution<double>(), tail));
 }
 
 // Kullback-Leibler divergence of Bernoulli(p) from Bernoulli(f), with

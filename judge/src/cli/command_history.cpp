@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "package/result_codec.hpp"
 #include "practice/progress_json.hpp"
@@ -20,7 +20,7 @@ class HistoryCommand : public Command {
   }
 
   int run(const CommandContext& context) override {
-    Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
+    Problem problem = ProblemCatalog(context.paths).load(slug_);
     std::vector<Attempt> attempts = attempts_of(context.paths, problem.slug);
     std::string status = progress_name(progress_of(context.paths, problem.slug));
     if (format_ == "json") {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/result_codec.hpp"
 #include "practice/progress_json.hpp"
 #include "practice/workspace.hpp"
@@ -29,7 +29,7 @@ class ListCommand : public Command {
   int run(const CommandContext& context) override {
     const Paths& paths = context.paths;
     std::vector<BrokenProblem> broken;
-    std::vector<Problem> problems = load_all_problems(paths.problems_dir, checker_case_rules(), &broken);
+    std::vector<Problem> problems = ProblemCatalog(paths).load_all(&broken);
     if (format_ == "json") {
       nlohmann::json out = nlohmann::json::array();
       for (const Problem& problem : problems) out.push_back(problem_progress_json(paths, problem));

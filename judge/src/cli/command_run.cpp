@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <mutex>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
 #include "judging/judging.hpp"
+#include "judging/problem_catalog.hpp"
 #include "judging/shrink.hpp"
 #include "package/layout.hpp"
 #include "practice/workspace.hpp"
@@ -54,9 +54,8 @@ std::vector<Problem> problems_to_run(const Paths& paths, const RunOptions& optio
   // them (`excludes`, in define).
   if (!options.all && options.slugs.empty()) throw JudgeFault{"run: missing PROBLEM (or --all)"};
   std::vector<Problem> problems;
-  if (options.all) problems = load_all_problems(paths.problems_dir, checker_case_rules(), broken);
-  for (const std::string& slug : options.slugs)
-    problems.push_back(load_problem_by_slug(paths, slug, checker_case_rules()));
+  if (options.all) problems = ProblemCatalog(paths).load_all(broken);
+  for (const std::string& slug : options.slugs) problems.push_back(ProblemCatalog(paths).load(slug));
   if (!options.solution_file.empty() && problems.size() != 1) throw JudgeFault{"--solution needs exactly one problem"};
   if (format_takes_one_problem(options.format) && (options.all || problems.size() != 1))
     throw JudgeFault{

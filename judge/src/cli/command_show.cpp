@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "check/compare.hpp"
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 
 namespace judge {
@@ -52,7 +52,7 @@ class ShowCommand : public Command {
   }
 
   int run(const CommandContext& context) override {
-    Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
+    Problem problem = ProblemCatalog(context.paths).load(slug_);
     fmt::print("{}  ({})\n\n{}\n", problem.title, problem.slug, problem.statement);
     fmt::print("\nSignature:\n\n{}\n", problem.signature);
     fmt::print("\nTime: {}.\nMemory: {} MiB. Tolerance: atol {} or rtol {} per value.\n", time_limits(problem),

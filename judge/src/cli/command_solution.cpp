@@ -3,8 +3,8 @@
 // problem in this workspace, or with --force, which says it spoils it.
 #include <fmt/format.h>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "practice/workspace.hpp"
 #include "util/errors.hpp"
@@ -21,7 +21,7 @@ class SolutionCommand : public Command {
   }
 
   int run(const CommandContext& context) override {
-    Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
+    Problem problem = ProblemCatalog(context.paths).load(slug_);
     Package package = package_of(context.paths, problem.slug);
     bool solved = progress_of(context.paths, problem.slug) == Progress::kSolved;
     if (!solved && !force_) {

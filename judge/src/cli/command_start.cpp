@@ -1,8 +1,8 @@
 // `judge start PROBLEM`: the stub, copied to the workspace (never over a file).
 #include <fmt/format.h>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "practice/workspace.hpp"
 #include "util/text.hpp"
@@ -14,7 +14,7 @@ class StartCommand : public Command {
   void define(CLI::App& command) override { command.add_option("PROBLEM", slug_, "problem slug")->required(); }
 
   int run(const CommandContext& context) override {
-    Problem problem = load_problem_by_slug(context.paths, slug_, checker_case_rules());
+    Problem problem = ProblemCatalog(context.paths).load(slug_);
     std::string file = workspace_file(context.paths, slug_);
     bool created = start_problem(context.paths, problem);
     fmt::print("{}\n", display_path(file));

@@ -9,8 +9,8 @@
 
 #include <filesystem>
 
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "judging/try_run.hpp"
 #include "package/layout.hpp"
 #include "package/result_codec.hpp"
@@ -78,7 +78,7 @@ class TryCommand : public Command {
   }
 
   int run(const CommandContext& context) override {
-    Problem problem = load_problem_by_slug(context.paths, options_.slug, checker_case_rules());
+    Problem problem = ProblemCatalog(context.paths).load(options_.slug);
     const bool given = input_option_->count() > 0;
     if (!given && options_.op.empty()) {
       print_ops(problem);

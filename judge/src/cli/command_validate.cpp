@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "authoring/package_validator.hpp"
-#include "check/registry.hpp"
 #include "cli/command.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "util/errors.hpp"
 #include "util/terminal.hpp"
@@ -29,8 +29,7 @@ class ValidateCommand : public Command {
       // check, that the files load, fails and names the file, line and key,
       // and the others are validated all the same.
       std::vector<BrokenProblem> broken;
-      for (const Problem& problem : load_all_problems(context.paths.problems_dir, checker_case_rules(), &broken))
-        targets.push_back(problem.slug);
+      for (const Problem& problem : ProblemCatalog(context.paths).load_all(&broken)) targets.push_back(problem.slug);
       for (const BrokenProblem& problem : broken) targets.push_back(problem.slug);
     }
     std::size_t failed_problems = 0;
@@ -43,7 +42,7 @@ class ValidateCommand : public Command {
   // Prints each check as it completes; true when all passed.
   bool validate_one(const Paths& paths, const std::string& slug) {
     if (!is_problem(paths, slug) && !std::filesystem::is_directory(package_of(paths, slug).problem_dir))
-      load_problem_by_slug(paths, slug, checker_case_rules());  // unknown: exit 2
+      ProblemCatalog(paths).load(slug);  // unknown: exit 2
     fmt::print("validating {}\n", slug);
     std::fflush(stdout);
     ValidationReport report = validate_problem(paths, slug, [&](const ValidationCheck& check) { print(check); });

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "check/registry.hpp"
 #include "compile/build_runner.hpp"
 #include "course/grade_report.hpp"
 #include "judging/judging.hpp"
+#include "judging/problem_catalog.hpp"
 #include "judging/shrink.hpp"
 #include "package/layout.hpp"
 #include "package/result_codec.hpp"
@@ -387,7 +387,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   // The submissions, and the report of their grades, are no submission's to read.
   hide_from_sandboxes(options.dir);
   if (!options.report_dir.empty()) hide_from_sandboxes(options.report_dir);
-  Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
+  Problem problem = ProblemCatalog(paths).load(options.slug);
   std::vector<GradeRow> rows;
   std::vector<std::string> names = find_submissions(options.dir);
   std::optional<ShardOfFolder> shard;

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "check/registry.hpp"
+#include "judging/problem_catalog.hpp"
 #include "package/layout.hpp"
 #include "report/reporter.hpp"
 #include "util/errors.hpp"
@@ -25,7 +25,7 @@ constexpr const char* kSourceDir = "judge";  // in the archive
 // name (bin/setup installs the same on Debian, with the test suite's too).
 constexpr const char* kPackages =
     "g++ cmake ninja-build pkg-config libfmt-dev libyaml-cpp-dev libeigen3-dev libcli11-dev nlohmann-json3-dev "
-    "libssl-dev libseccomp-dev libzip-dev libcpp-httplib-dev";
+    "libssl-dev libseccomp-dev libzip-dev libcpp-httplib-dev libboost-math-dev";
 
 constexpr const char* kSetupScript = R"SH(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image
@@ -134,7 +134,7 @@ std::vector<std::string> export_gradescope(const Paths& paths, const GradescopeE
   if (options.slugs.empty()) throw JudgeFault{"export: name at least one PROBLEM"};
   std::vector<std::string> slugs;
   for (const std::string& slug : options.slugs) {
-    load_problem_by_slug(paths, slug, checker_case_rules());  // an autograder of a broken problem helps nobody
+    ProblemCatalog(paths).load(slug);  // an autograder of a broken problem helps nobody
     if (std::find(slugs.begin(), slugs.end(), slug) == slugs.end()) slugs.push_back(slug);
   }
   const fs::path source = judge_source();

@@ -171,99 +171,109 @@ bool HintFinder::may_be_slow(const Runner& wrong, const std::string& op) const {
   return true;
 }
 
-std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
-                                      const std::vector<TestResult>& results) {
-  // Which cases to run the known mistakes on: the cheap ones the learner
-  // passed (to rule mistakes out), and the failed ones that can be compared,
-  // of the costly ones only a few. A case failed for slowness is
-  // compared only with the known mistakes that are slow, one at a time:
-  // timing several runners at once would measure the machine.
-  std::vector<std::size_t> passed, failed, costly, slow;
+CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const std::vector<TestResult>& results) {
+  CasesToCompare chosen;
+  std::vector<std::size_t> costly;
   for (std::size_t i = 0; i < cases.size() && i < results.size(); ++i) {
     if (results[i].verdict == Verdict::kAccepted) {
-      if (cheap(*cases[i])) passed.push_back(i);
+      if (cheap(*cases[i])) chosen.passed.push_back(i);
     } else if (comparable(results[i])) {
       bool slowness = timed(*cases[i]) && (results[i].failure_kind == "slow" || results[i].failure_kind == "growth");
       // A timed case's other failures (a wrong value on the largest
       // input) repeat what the cheaper cases show, at their greatest cost.
       if (timed(*cases[i]) && !slowness) continue;
-      (slowness ? slow : cheap(*cases[i]) ? failed : costly).push_back(i);
+      (slowness ? chosen.slow : cheap(*cases[i]) ? chosen.failed : costly).push_back(i);
     }
   }
   failed_costly_to_compare(cases, &costly);
-  failed.insert(failed.end(), costly.begin(), costly.end());
-  if (failed.empty() && slow.empty()) return {};
+  chosen.failed.insert(chosen.failed.end(), costly.begin(), costly.end());
+  return chosen;
+}
 
-  std::vector<TestCase> expanded(cases.size());
-  for (const std::vector<std::size_t>* list : {&passed, &failed, &slow})
-    for (std::size_t i : *list) expanded[i] = with_inputs_expanded(*cases[i]);
-
-  try {
-    if (runners_.empty()) build_wrong_runners();
-  } catch (const JudgeFault&) {
-    return {};  // a hint is a courtesy; never let it break judging
+std::vector<Hint> rank_mistakes(std::vector<std::set<std::size_t>> explained, const std::vector<std::string>& notes,
+                                const std::vector<std::string>& case_names, std::size_t compared) {
+  // One failure alike among many is a coincidence (two different mistakes
+  // can both put every draw on one token), not the learner's mistake.
+  const std::size_t enough = std::min(kMinExplained, compared);
+  for (std::set<std::size_t>& cases_of_w : explained)
+    if (cases_of_w.size() < enough) cases_of_w.clear();
+  std::vector<Hint> hints;
+  std::set<std::size_t> covered;
+  for (;;) {
+    std::size_t best = explained.size(), best_new = 0;
+    for (std::size_t w = 0; w < explained.size(); ++w) {
+      std::size_t fresh = 0;
+      for (std::size_t i : explained[w]) fresh += !covered.count(i);
+      if (fresh > best_new) best = w, best_new = fresh;
+    }
+    if (best == explained.size()) break;
+    Hint hint{notes[best], {}};
+    for (std::size_t i : explained[best]) hint.cases.push_back(case_names[i]), covered.insert(i);
+    hints.push_back(std::move(hint));
   }
-  // explained[w]: the failed cases known mistake w explains. ruled_out[w]:
-  // the ops in which it fails a case the learner passed, so that the
-  // learner's code of that op does not make it (running out of time proves
-  // nothing either way). A problem's ops are separate functions: a mistake
-  // in one says nothing about another.
-  std::vector<std::set<std::size_t>> explained(runners_.size());
-  std::vector<std::set<std::string>> ruled_out(runners_.size());
+  return hints;
+}
+
+void HintFinder::compare_untimed(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                                 const std::vector<TestCase>& expanded, const std::vector<TestResult>& results,
+                                 Comparison* comparison) {
   for_each_parallel(runners_.size(), 0, [&](std::size_t w) {
     Runner& wrong = *runners_[w];
     // A mistake stated to be too slow returns right answers: it explains
     // only slowness, and running it on the large cases would cost seconds.
     if (wrong.solution.verdict == Verdict::kTimeLimitExceeded) return;
-    for (std::size_t i : passed) {
-      if (ruled_out[w].count(cases[i]->op)) continue;
+    for (std::size_t i : chosen.passed) {
+      if (comparison->ruled_out[w].count(cases[i]->op)) continue;
       const TestResult* theirs = result_of(wrong, expanded[i], cases[i]->input, /*timing=*/false);
       if (theirs && theirs->verdict != Verdict::kAccepted && theirs->failure_kind != "timeout")
-        ruled_out[w].insert(cases[i]->op);
+        comparison->ruled_out[w].insert(cases[i]->op);
     }
-    for (std::size_t i : failed) {
-      if (ruled_out[w].count(cases[i]->op)) continue;
+    for (std::size_t i : chosen.failed) {
+      if (comparison->ruled_out[w].count(cases[i]->op)) continue;
       const TestResult* theirs = result_of(wrong, expanded[i], cases[i]->input, /*timing=*/false);
-      if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
+      if (theirs && same_failure(expanded[i], results[i], *theirs)) comparison->explained[w].insert(i);
     }
   });
+}
+
+void HintFinder::compare_slowness(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                                  const std::vector<TestCase>& expanded, const std::vector<TestResult>& results,
+                                  Comparison* comparison) {
   for (std::size_t w = 0; w < runners_.size(); ++w) {
-    for (std::size_t i : slow) {
-      if (ruled_out[w].count(cases[i]->op) || !may_be_slow(*runners_[w], cases[i]->op)) continue;
+    for (std::size_t i : chosen.slow) {
+      if (comparison->ruled_out[w].count(cases[i]->op) || !may_be_slow(*runners_[w], cases[i]->op)) continue;
       // On fresh runners, as the judge times a learner: what the earlier
       // cases used of a runner's limits would count against this one.
       runners_[w]->session.stop();
       if (oracle_) oracle_->stop();
       const TestResult* theirs = result_of(*runners_[w], expanded[i], cases[i]->input, /*timing=*/true);
-      if (theirs && same_failure(expanded[i], results[i], *theirs)) explained[w].insert(i);
+      if (theirs && same_failure(expanded[i], results[i], *theirs)) comparison->explained[w].insert(i);
     }
   }
+}
 
+std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
+                                      const std::vector<TestResult>& results) {
+  const CasesToCompare chosen = cases_to_compare(cases, results);
+  if (chosen.failed.empty() && chosen.slow.empty()) return {};
+  std::vector<TestCase> expanded(cases.size());
+  for (const std::vector<std::size_t>* list : {&chosen.passed, &chosen.failed, &chosen.slow})
+    for (std::size_t i : *list) expanded[i] = with_inputs_expanded(*cases[i]);
+  try {
+    if (runners_.empty()) build_wrong_runners();
+  } catch (const JudgeFault&) {
+    return {};  // a hint is a courtesy; never let it break judging
+  }
+  Comparison comparison{std::vector<std::set<std::size_t>>(runners_.size()),
+                        std::vector<std::set<std::string>>(runners_.size())};
+  compare_untimed(chosen, cases, expanded, results, &comparison);
+  compare_slowness(chosen, cases, expanded, results, &comparison);
   for (const std::unique_ptr<Runner>& runner : runners_) runner->stored.save();
 
-  // One failure alike among many is a coincidence (two different mistakes
-  // can both put every draw on one token), not the learner's mistake.
-  const std::size_t enough = std::min(kMinExplained, failed.size() + slow.size());
-  for (std::set<std::size_t>& cases_of_w : explained)
-    if (cases_of_w.size() < enough) cases_of_w.clear();
-
-  // The mistake that explains the most failed cases first, then the one that
-  // explains the most of the rest; the catalog's order breaks ties.
-  std::vector<Hint> hints;
-  std::set<std::size_t> covered;
-  for (;;) {
-    std::size_t best = runners_.size(), best_new = 0;
-    for (std::size_t w = 0; w < runners_.size(); ++w) {
-      std::size_t fresh = 0;
-      for (std::size_t i : explained[w]) fresh += !covered.count(i);
-      if (fresh > best_new) best = w, best_new = fresh;
-    }
-    if (best == runners_.size()) break;
-    Hint hint{runners_[best]->solution.note, {}};
-    for (std::size_t i : explained[best]) hint.cases.push_back(cases[i]->name), covered.insert(i);
-    hints.push_back(std::move(hint));
-  }
-  return hints;
+  std::vector<std::string> notes, case_names;
+  for (const std::unique_ptr<Runner>& runner : runners_) notes.push_back(runner->solution.note);
+  for (const TestCase* test : cases) case_names.push_back(test->name);
+  return rank_mistakes(std::move(comparison.explained), notes, case_names, chosen.failed.size() + chosen.slow.size());
 }
 
 }  // namespace judge

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ inline constexpr std::size_t kCostlyFailuresCompared = 3;
 // A known mistake is named only if it explains this many of the compared
 // failures (or all of them, when fewer were compared).
 inline constexpr std::size_t kMinExplained = 2;
+
+struct CasesToCompare;  // below
 
 class HintFinder {
  public:
@@ -59,6 +62,23 @@ class HintFinder {
   // slowness: it is a known slow mistake, or its answers to `op` were right
   // on every case it ran (so its mistake, if in `op`, is speed).
   bool may_be_slow(const Runner& wrong, const std::string& op) const;
+  // explained[w]: the failed cases known mistake w explains. ruled_out[w]:
+  // the ops in which it fails a case the learner passed, so that the
+  // learner's code of that op does not make it (running out of time proves
+  // nothing either way). A problem's ops are separate functions: a mistake
+  // in one says nothing about another.
+  struct Comparison {
+    std::vector<std::set<std::size_t>> explained;
+    std::vector<std::set<std::string>> ruled_out;
+  };
+  // The known mistakes on the passed and failed cases, on every core.
+  void compare_untimed(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                       const std::vector<TestCase>& expanded, const std::vector<TestResult>& results,
+                       Comparison* comparison);
+  // The slow mistakes on the cases failed for slowness, one at a time.
+  void compare_slowness(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                        const std::vector<TestCase>& expanded, const std::vector<TestResult>& results,
+                        Comparison* comparison);
 
   const Paths& paths_;
   const Problem& problem_;
@@ -74,5 +94,28 @@ class HintFinder {
 // of failure and, where the failure carries a value (a returned value, a
 // histogram of draws), alike values.
 bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b);
+
+// The cases a judged solution's known mistakes are run on, as indices into
+// its cases: the cheap ones it passed (to rule mistakes out), the failed
+// ones that can be compared (the cheap ones, and at most
+// kCostlyFailuresCompared costly ones), and the timed ones failed for
+// slowness (compared with slow mistakes only, one at a time: timing several
+// runners at once would measure the machine).
+struct CasesToCompare {
+  std::vector<std::size_t> passed;
+  std::vector<std::size_t> failed;
+  std::vector<std::size_t> slow;
+};
+CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const std::vector<TestResult>& results);
+
+// The hints from what each known mistake explains: explained[w] holds the
+// failed cases (indices into `case_names`) that mistake w, noted `notes[w]`,
+// fails the same way; `compared` is how many failures were compared. A
+// mistake that explains fewer than kMinExplained of them (or than all,
+// when fewer were compared) is a coincidence and not named. Then the one
+// that explains the most, then the most of the rest; the catalog's order
+// breaks ties.
+std::vector<Hint> rank_mistakes(std::vector<std::set<std::size_t>> explained, const std::vector<std::string>& notes,
+                                const std::vector<std::string>& case_names, std::size_t compared);
 
 }  // namespace judge

@@ -86,63 +86,87 @@ BuiltRunners build_runners(const Paths& paths, const Problem& problem, const Jud
   return runners;
 }
 
+namespace {
+// The cached result of the same runners, cases and options, brought up to
+// date with how this run names things; nullopt when there is none.
+std::optional<ProblemResult> answer_from_cache(const Paths& paths, const Problem& problem, const JudgeRequest& request,
+                                               const std::string& cache_key) {
+  std::optional<ProblemResult> cached = load_cached_result(paths, cache_key);
+  if (!cached) return std::nullopt;
+  cached->solution = request.display_name;
+  cached->tolerance = problem.tolerance;
+  std::vector<const TestCase*> cases = problem.cases();
+  for (std::size_t i = 0; i < cached->tests.size() && i < cases.size(); ++i)
+    if (cached->tests[i].name == cases[i]->name) describe_failed_case(*cases[i], &cached->tests[i]);
+  cached->from_cache = true;
+  if (request.on_case)
+    for (const TestResult& test : cached->tests) request.on_case(test);
+  return cached;
+}
+
+// Every case judged, reported as it finishes, kept in case order.
+std::vector<TestResult> judge_cases(const Problem& problem, const std::vector<const TestCase*>& cases,
+                                    const JudgeRequest& request, const CaseRunSetup& setup) {
+  std::vector<std::optional<TestResult>> judged(cases.size());
+  run_cases(problem, cases, setup, [&](std::size_t index, TestResult& result) {
+    if (request.on_case) request.on_case(result);
+    judged[index] = std::move(result);
+  });
+  std::vector<TestResult> results;
+  for (std::optional<TestResult>& result : judged) {
+    if (!result) throw JudgeFault{fmt::format("{}: a case was never judged", problem.slug)};
+    results.push_back(std::move(*result));
+  }
+  return results;
+}
+
+// The verdict: that of the first case in case order that failed.
+Verdict decide(const std::vector<TestResult>& tests) {
+  for (const TestResult& test : tests)
+    if (test.verdict != Verdict::kAccepted) return test.verdict;
+  return Verdict::kAccepted;
+}
+
+// A failed solution explained: the known mistakes it makes, and its
+// failing inputs made small.
+void explain_failure(const Paths& paths, const Problem& problem, const std::vector<const TestCase*>& cases,
+                     const JudgeRequest& request, const CaseRunSetup& setup, ProblemResult* outcome) {
+  if (request.hints) {
+    if (request.on_progress) request.on_progress("comparing with known mistakes");
+    add_hints(paths, problem, cases, outcome);
+  }
+  if (request.shrink_budget_ms > 0) {
+    if (request.on_progress) request.on_progress("shrinking the failing input");
+    // Runners of the same binaries and limits as the cases had: the
+    // workers' runners ended with their threads.
+    CaseRunners shrink_runners(problem, setup);
+    outcome->shrunk = shrink_failures(problem, cases, outcome->tests, setup, shrink_runners, request.shrink_budget_ms);
+  }
+}
+}  // namespace
+
 ProblemResult judge_solution(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
   ProblemResult outcome;
   outcome.problem = problem.slug;
   outcome.solution = request.display_name;
   outcome.tolerance = problem.tolerance;
+  // Build.
   BuiltRunners runners = build_runners(paths, problem, request);
   if (!runners.learner.ok) {
     outcome.verdict = Verdict::kCompileError;
     outcome.message = runners.learner.diagnostics;
     return outcome;
   }
-
-  std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary,
-                                           request.hints, request.shrink_budget_ms);
-  if (request.use_result_cache) {
-    if (std::optional<ProblemResult> cached = load_cached_result(paths, cache_key)) {
-      cached->solution = request.display_name;
-      cached->tolerance = problem.tolerance;
-      std::vector<const TestCase*> cases = problem.cases();
-      for (std::size_t i = 0; i < cached->tests.size() && i < cases.size(); ++i)
-        if (cached->tests[i].name == cases[i]->name) describe_failed_case(*cases[i], &cached->tests[i]);
-      cached->from_cache = true;
-      if (request.on_case)
-        for (const TestResult& test : cached->tests) request.on_case(test);
-      return *cached;
-    }
-  }
-
-  // Cases are reported as they finish; the result keeps them in case order,
-  // and its verdict is that of the first case in that order that failed.
-  std::vector<const TestCase*> cases = problem.cases();
-  std::vector<std::optional<TestResult>> judged(cases.size());
+  const std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary,
+                                                 request.hints, request.shrink_budget_ms);
+  if (request.use_result_cache)
+    if (std::optional<ProblemResult> cached = answer_from_cache(paths, problem, request, cache_key)) return *cached;
+  // Run the cases, decide, explain.
+  const std::vector<const TestCase*> cases = problem.cases();
   const CaseRunSetup setup = case_setup(problem, request, runners);
-  run_cases(problem, cases, setup, [&](std::size_t index, TestResult& result) {
-    if (request.on_case) request.on_case(result);
-    judged[index] = std::move(result);
-  });
-  bool decided = false;
-  for (std::optional<TestResult>& result : judged) {
-    if (!result) throw JudgeFault{fmt::format("{}: a case was never judged", problem.slug)};
-    if (!decided && result->verdict != Verdict::kAccepted) {
-      outcome.verdict = result->verdict;
-      decided = true;
-    }
-    outcome.tests.push_back(std::move(*result));
-  }
-  if (decided && request.hints) {
-    if (request.on_progress) request.on_progress("comparing with known mistakes");
-    add_hints(paths, problem, cases, &outcome);
-  }
-  if (decided && request.shrink_budget_ms > 0) {
-    if (request.on_progress) request.on_progress("shrinking the failing input");
-    // Runners of the same binaries and limits as the cases had: the
-    // workers' runners ended with their threads.
-    CaseRunners shrink_runners(problem, setup);
-    outcome.shrunk = shrink_failures(problem, cases, outcome.tests, setup, shrink_runners, request.shrink_budget_ms);
-  }
+  outcome.tests = judge_cases(problem, cases, request, setup);
+  outcome.verdict = decide(outcome.tests);
+  if (outcome.verdict != Verdict::kAccepted) explain_failure(paths, problem, cases, request, setup, &outcome);
   store_cached_result(paths, cache_key, outcome);
   return outcome;
 }

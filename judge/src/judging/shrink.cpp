@@ -9,7 +9,6 @@
 #include <optional>
 #include <set>
 
-#include "check/speculative_fixed_answer.hpp"
 #include "judging/shrink_candidates.hpp"
 #include "judging/shrink_search.hpp"
 #include "package/typed_values.hpp"
@@ -32,15 +31,20 @@ constexpr std::int64_t kFixedAnswerSeeds = 50;
 
 bool is_sampler_check(const std::string& check) { return check == "distribution" || check == "sampler_support"; }
 
-// A speculative case with a stored answer for every seed (one round with
-// explicit tables), not one of laws over thousands of rounds.
-bool is_fixed_answer(const TestCase& test) { return test.check == "speculative" && test.expect.has_value(); }
+// A case the speculative check holds to one stored answer for every seed
+// (not to laws over thousands of rounds), of an op that names its
+// fixed-answer op (problem.yaml `fixed_answer:`), which says which smaller
+// inputs have such an answer.
+bool is_fixed_answer(const Problem& problem, const TestCase& test) {
+  const Operation* op = problem.find_op(test.op);
+  return op && !op->fixed_answer.empty() && test.check == "speculative" && test.expect.has_value();
+}
 
 // Why `result`, a failure of `test`, is not shrunk; empty when it is.
-std::string why_not_shrunk(const TestCase& test, const TestResult& result) {
+std::string why_not_shrunk(const Problem& problem, const TestCase& test, const TestResult& result) {
   if (result.verdict == Verdict::kTimeLimitExceeded || result.verdict == Verdict::kMemoryLimitExceeded)
     return "not shrunk: a time or memory limit is not shrunk (each smaller input could use the whole limit)";
-  if (test.check == "values" || test.check == "hypotheses" || is_fixed_answer(test)) return "";
+  if (test.check == "values" || test.check == "hypotheses" || is_fixed_answer(problem, test)) return "";
   if (is_sampler_check(test.check)) {
     if (result.failure_kind == "zero_probability" || result.failure_kind == "nondeterministic") return "";
     return "not shrunk: the draws are judged by their distribution over thousands of seeds, and each smaller input "
@@ -118,15 +122,15 @@ class CaseShrinker {
   // answer it has whatever the draws, called with kFixedAnswerSeeds seeds
   // (`final`: the case's own count); a sampler's support and determinism
   // checked on kShrinkDraws seeds.
-  TestCase candidate_case(const json& input, int time_ms, bool final) const {
+  TestCase candidate_case(const json& input, int time_ms, bool final) {
     TestCase test = listed_;
     test.input = input;
     test.expect.reset();
     test.time_ms = time_ms;
-    if (is_fixed_answer(listed_)) {
-      std::optional<std::vector<int>> answer = draw_free_answer(input);
+    if (is_fixed_answer(problem_, listed_)) {
+      std::optional<json> answer = fixed_answer(input);
       if (!answer) throw JudgeFault{"the candidate has no answer independent of the draws"};
-      test.expect = json(*answer);
+      test.expect = *answer;
       if (!final)
         test.check_args["seeds"] =
             std::min<std::int64_t>(listed_.check_args.value("seeds", kFixedAnswerSeeds), kFixedAnswerSeeds);
@@ -153,12 +157,13 @@ class CaseShrinker {
   // its decision boundaries. A speculative round must have an answer
   // independent of the draws, which the reference gives (with seed 0).
   bool within_contract(const json& input) {
-    if (is_fixed_answer(listed_)) {
-      std::optional<std::vector<int>> answer = draw_free_answer(input);
+    if (is_fixed_answer(problem_, listed_)) {
+      std::optional<json> answer = fixed_answer(input);
       if (!answer) return false;
       json args = args_for(problem_, listed_.op, input);
-      args["seed"] = 0;
-      return runners_.oracle.call(listed_.op, args) == json(*answer);  // JudgeFault when no value
+      for (const auto& [name, type] : problem_.find_op(listed_.op)->inputs)
+        if (type == ValueType::kSeed) args[name] = 0;
+      return runners_.oracle.call(listed_.op, args) == *answer;  // JudgeFault when no value
     }
     std::vector<std::string> ops;
     if (sampler())
@@ -183,6 +188,15 @@ class CaseShrinker {
     CallResult reply = runners_.oracle.fresh_call(Request(margin->op, args_for(problem_, margin->op, input)));
     return reply.outcome == CallResult::Outcome::kValue && reply.value.is_number() &&
            reply.value.get<double>() >= margin->min;
+  }
+
+  // The answer `input` has whatever the draws, from the op's fixed-answer
+  // op on the reference's runner; nullopt when the draws decide it.
+  std::optional<json> fixed_answer(const json& input) {
+    const std::string& name = problem_.find_op(listed_.op)->fixed_answer;
+    json answer = runners_.oracle.call(name, args_for(problem_, name, input));  // JudgeFault when no value
+    if (answer.is_null()) return std::nullopt;
+    return answer;
   }
 
   bool fails_alike(const json& input, int time_ms) {
@@ -224,11 +238,11 @@ std::vector<ShrunkExample> shrink_failures(const Problem& problem, const std::ve
     if (kinds.insert(result.failure_kind).second) firsts.push_back(i);
   }
   std::size_t left = 0;
-  for (std::size_t i : firsts) left += why_not_shrunk(*cases[i], results[i]).empty();
+  for (std::size_t i : firsts) left += why_not_shrunk(problem, *cases[i], results[i]).empty();
   const auto deadline = Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(budget_ms * 1000));
   std::vector<ShrunkExample> examples;
   for (std::size_t i : firsts) {
-    std::string reason = why_not_shrunk(*cases[i], results[i]);
+    std::string reason = why_not_shrunk(problem, *cases[i], results[i]);
     if (!reason.empty()) {
       ShrunkExample example;
       example.from_case = cases[i]->name;

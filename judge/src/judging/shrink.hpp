@@ -11,11 +11,11 @@
 // learner's code runs only in its runner, as when judging. Sampler cases
 // judged by distribution are not drawn again thousands of times: a support
 // failure (a token of probability 0 drawn) or a seed ignored is shrunk
-// with a fixed number of draws; a speculative round judged by its fixed
-// answer is shrunk only to rounds whose answer no draw can change (derived
-// in the judge, check/speculative_fixed_answer.hpp); other sampler
-// failures, and checks that time the code or test laws over many rounds,
-// are said not to be shrunk.
+// with a fixed number of draws; a case whose op names a `fixed_answer` op
+// (a round of speculative decoding with its answer stored) is shrunk only
+// to inputs whose answer no draw can change, which that trusted op of the
+// reference's runner gives; other sampler failures, and checks that time
+// the code or test laws over many rounds, are said not to be shrunk.
 #pragma once
 
 #include <vector>

@@ -213,97 +213,6 @@ bool matrix_cuts(const Operation& op, const json& input, bool columns_are_heads,
   return false;
 }
 
-// Attention heads: query heads in n_kv_heads groups of n_heads / n_kv_heads
-// (each group reads one key/value head), head_dim columns each, laid out
-// head after head in q's rows (and k's and v's). Fewer KV heads (with their
-// groups), smaller groups, smaller heads: each keeps the shapes consistent.
-class Heads {
- public:
-  explicit Heads(const json& input) : input_(input) {
-    for (const char* key : {"n_heads", "n_kv_heads", "head_dim"})
-      if (!input.contains(key) || !input[key].is_number_integer()) return;
-    for (const char* key : {"q", "k", "v"})
-      if (!input.contains(key) || !is_matrix(input[key])) return;
-    heads_ = input["n_heads"].get<std::int64_t>();
-    kv_heads_ = input["n_kv_heads"].get<std::int64_t>();
-    dim_ = input["head_dim"].get<std::int64_t>();
-    valid_ = heads_ > 0 && kv_heads_ > 0 && dim_ > 0 && heads_ % kv_heads_ == 0 &&
-             input["q"][0].size() == static_cast<std::size_t>(heads_ * dim_) &&
-             input["k"][0].size() == static_cast<std::size_t>(kv_heads_ * dim_) &&
-             input["v"][0].size() == static_cast<std::size_t>(kv_heads_ * dim_);
-  }
-
-  bool valid() const { return valid_; }
-
-  bool candidates(const Consider& consider) const {
-    const std::int64_t group = heads_ / kv_heads_;
-    std::vector<std::int64_t> all_kv(static_cast<std::size_t>(kv_heads_));
-    for (std::int64_t g = 0; g < kv_heads_; ++g) all_kv[static_cast<std::size_t>(g)] = g;
-    // One KV head less, with the query heads of its group.
-    if (kv_heads_ > 1)
-      for (std::int64_t dropped = 0; dropped < kv_heads_; ++dropped) {
-        std::vector<std::int64_t> kv;
-        for (std::int64_t g : all_kv)
-          if (g != dropped) kv.push_back(g);
-        if (consider(keep(query_heads(kv, group), kv, dim_))) return true;
-      }
-    // Smaller groups.
-    for (std::int64_t smaller : smaller_integers(group))
-      if (smaller >= 1 && consider(keep(query_heads(all_kv, smaller), all_kv, dim_))) return true;
-    // Smaller heads.
-    for (std::int64_t smaller : smaller_integers(dim_))
-      if (smaller >= 1 && consider(keep(query_heads(all_kv, group), all_kv, smaller))) return true;
-    return false;
-  }
-
- private:
-  // The first `per_group` query heads of each of the groups of `kv`.
-  std::vector<std::int64_t> query_heads(const std::vector<std::int64_t>& kv, std::int64_t per_group) const {
-    std::vector<std::int64_t> heads;
-    for (std::int64_t g : kv)
-      for (std::int64_t i = 0; i < per_group; ++i) heads.push_back(g * (heads_ / kv_heads_) + i);
-    return heads;
-  }
-
-  // The first `dim` columns of each head of `heads` in each row.
-  json columns(const json& matrix, const std::vector<std::int64_t>& heads, std::int64_t dim) const {
-    json out = json::array();
-    for (const json& row : matrix) {
-      json kept = json::array();
-      for (std::int64_t head : heads)
-        for (std::int64_t j = 0; j < dim; ++j) kept.push_back(row[static_cast<std::size_t>(head * dim_ + j)]);
-      out.push_back(std::move(kept));
-    }
-    return out;
-  }
-
-  json keep(const std::vector<std::int64_t>& query, const std::vector<std::int64_t>& kv, std::int64_t dim) const {
-    json out = input_;
-    out["q"] = columns(input_["q"], query, dim);
-    out["k"] = columns(input_["k"], kv, dim);
-    out["v"] = columns(input_["v"], kv, dim);
-    out["n_heads"] = static_cast<std::int64_t>(query.size());
-    out["n_kv_heads"] = static_cast<std::int64_t>(kv.size());
-    out["head_dim"] = dim;
-    // A last call after the steps (a list of one row), when it has the
-    // steps' shape: shrunk alike.
-    const std::pair<const char*, const std::vector<std::int64_t>*> last[] = {
-        {"last_q", &query}, {"last_k", &kv}, {"last_v", &kv}};
-    for (const auto& [key, heads] : last) {
-      std::size_t full = static_cast<std::size_t>((heads == &query ? heads_ : kv_heads_) * dim_);
-      if (input_.contains(key) && input_[key].is_array() && input_[key].size() == full)
-        out[key] = columns(json::array({input_[key]}), *heads, dim)[0];
-    }
-    if (input_.contains("last_n_heads") && input_["last_n_heads"] == input_["n_heads"])
-      out["last_n_heads"] = out["n_heads"];
-    return out;
-  }
-
-  const json& input_;
-  bool valid_ = false;
-  std::int64_t heads_ = 0, kv_heads_ = 0, dim_ = 0;
-};
-
 // A path of SharedAxis (package/problem.hpp) split into members, each with
 // whether it is followed by "[]" (every entry of that list).
 std::vector<std::pair<std::string, bool>> path_members(const std::string& path) {
@@ -343,6 +252,119 @@ std::vector<Json*> places(Json& value, const std::vector<std::string>& paths) {
   for (const std::string& path : paths) places(value, path_members(path), 0, out);
   return out;
 }
+
+// A head axis (HeadAxis, package/problem.hpp) as `input` holds it: valid
+// when its three integers are positive, the groups divide the heads, and
+// every list it names (each row of a matrix) is heads x width or groups x
+// width wide. Candidates drop one group with its query heads, then make
+// the groups smaller, then the heads narrower; each keeps every list, and
+// the integers, consistent.
+class Heads {
+ public:
+  Heads(const HeadAxis& axis, const json& input) : axis_(axis), input_(input) {
+    std::optional<std::int64_t> heads = integer_at(axis.heads), groups = integer_at(axis.groups),
+                                width = integer_at(axis.width);
+    if (!heads || !groups || !width) return;
+    heads_ = *heads, groups_ = *groups, width_ = *width;
+    if (heads_ <= 0 || groups_ <= 0 || width_ <= 0 || heads_ % groups_ != 0) return;
+    valid_ = matrices_among(axis.per_head) > 0 && rows_are(axis.per_head, heads_) && rows_are(axis.per_group, groups_);
+  }
+
+  bool valid() const { return valid_; }
+
+  bool candidates(const Consider& consider) const {
+    const std::int64_t group = heads_ / groups_;
+    std::vector<std::int64_t> all_groups(static_cast<std::size_t>(groups_));
+    for (std::int64_t g = 0; g < groups_; ++g) all_groups[static_cast<std::size_t>(g)] = g;
+    // One group less, with its query heads.
+    if (groups_ > 1)
+      for (std::int64_t dropped = 0; dropped < groups_; ++dropped) {
+        std::vector<std::int64_t> kept;
+        for (std::int64_t g : all_groups)
+          if (g != dropped) kept.push_back(g);
+        if (consider(keep(query_heads(kept, group), kept, width_))) return true;
+      }
+    // Smaller groups.
+    for (std::int64_t smaller : smaller_integers(group))
+      if (smaller >= 1 && consider(keep(query_heads(all_groups, smaller), all_groups, width_))) return true;
+    // Narrower heads.
+    for (std::int64_t smaller : smaller_integers(width_))
+      if (smaller >= 1 && consider(keep(query_heads(all_groups, group), all_groups, smaller))) return true;
+    return false;
+  }
+
+ private:
+  std::optional<std::int64_t> integer_at(const std::string& path) const {
+    std::vector<const json*> found = places(input_, std::vector<std::string>{path});
+    if (found.size() != 1 || !found[0]->is_number_integer()) return std::nullopt;
+    return found[0]->get<std::int64_t>();
+  }
+
+  std::size_t matrices_among(const std::vector<std::string>& paths) const {
+    std::size_t count = 0;
+    for (const json* list : places(input_, paths)) count += is_matrix(*list);
+    return count;
+  }
+
+  // Each row of every matrix of `paths` is `count` heads wide. A list of
+  // numbers is not held to it: one of another width (an invalid last call)
+  // is left as it is.
+  bool rows_are(const std::vector<std::string>& paths, std::int64_t count) const {
+    const std::size_t wide = static_cast<std::size_t>(count * width_);
+    for (const json* list : places(input_, paths))
+      if (is_matrix(*list) && (*list)[0].size() != wide) return false;
+    return true;
+  }
+
+  // The first `per_group` query heads of each of the groups `groups`.
+  std::vector<std::int64_t> query_heads(const std::vector<std::int64_t>& groups, std::int64_t per_group) const {
+    std::vector<std::int64_t> heads;
+    for (std::int64_t g : groups)
+      for (std::int64_t i = 0; i < per_group; ++i) heads.push_back(g * (heads_ / groups_) + i);
+    return heads;
+  }
+
+  // The first `width` numbers of each head of `heads` in a row.
+  json columns(const json& row, const std::vector<std::int64_t>& heads, std::int64_t width) const {
+    json kept = json::array();
+    for (std::int64_t head : heads)
+      for (std::int64_t j = 0; j < width; ++j) kept.push_back(row[static_cast<std::size_t>(head * width_ + j)]);
+    return kept;
+  }
+
+  // Each list of `paths` (each row of a matrix) cut to `heads` of `width`;
+  // a list of numbers of another width than `count` heads stays.
+  void cut(json& out, const std::vector<std::string>& paths, std::int64_t count, const std::vector<std::int64_t>& heads,
+           std::int64_t width) const {
+    const std::size_t wide = static_cast<std::size_t>(count * width_);
+    for (json* list : places(out, paths)) {
+      if (!list->is_array() || list->empty()) continue;
+      if (is_matrix(*list)) {
+        for (json& row : *list) row = columns(row, heads, width);
+      } else if (list->size() == wide && (*list)[0].is_number()) {
+        *list = columns(*list, heads, width);
+      }
+    }
+  }
+
+  json keep(const std::vector<std::int64_t>& query, const std::vector<std::int64_t>& groups, std::int64_t width) const {
+    json out = input_;
+    cut(out, axis_.per_head, heads_, query, width);
+    cut(out, axis_.per_group, groups_, groups, width);
+    const auto heads = static_cast<std::int64_t>(query.size());
+    for (json* same : places(out, axis_.same_as_heads))
+      if (same->is_number_integer() && same->get<std::int64_t>() == heads_) *same = heads;
+    *places(out, std::vector<std::string>{axis_.heads})[0] = heads;
+    *places(out, std::vector<std::string>{axis_.groups})[0] = static_cast<std::int64_t>(groups.size());
+    *places(out, std::vector<std::string>{axis_.width})[0] = width;
+    return out;
+  }
+
+  const HeadAxis& axis_;
+  const json& input_;
+  bool valid_ = false;
+  std::int64_t heads_ = 0, groups_ = 0, width_ = 0;
+};
 
 // The length of `axis` in `input`: its size integer, else its first list of
 // entries; nullopt when the input does not hold the axis consistently (an
@@ -538,10 +560,15 @@ bool input_candidates(ValueType type, const std::string& name, const json& input
 
 bool for_each_candidate(const Operation& op, const json& input, const Consider& consider) {
   // Structure first (fewer heads, steps, entries), then simpler values.
-  Heads heads(input);
-  if (heads.valid() && heads.candidates(consider)) return true;
+  bool columns_are_heads = false;
+  for (const HeadAxis& axis : op.head_axes) {
+    Heads heads(axis, input);
+    if (!heads.valid()) continue;
+    columns_are_heads = true;
+    if (heads.candidates(consider)) return true;
+  }
   if (axis_cuts(op, input, consider)) return true;
-  if (matrix_cuts(op, input, heads.valid(), consider)) return true;
+  if (matrix_cuts(op, input, columns_are_heads, consider)) return true;
   const std::set<std::string> distributions = distribution_inputs(op);
   for (bool simplify : {false, true})
     for (const auto& [name, type] : op.inputs)

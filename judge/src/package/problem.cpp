@@ -55,146 +55,177 @@ std::vector<std::string> read_paths(const MapReader& reader, const std::string& 
   return paths;
 }
 
-// `shrink:` under an op: a list of shared axes.
-std::vector<SharedAxis> read_axes(const YAML::Node& node, const std::string& file, const Operation& op) {
+// An entry of `shrink:` with `heads:`: heads laid out side by side.
+HeadAxis read_head_axis(const YAML::Node& item, const std::string& file, const Operation& op) {
+  MapReader reader(item, file, "shrink axis",
+                   {"axis", "heads", "groups", "width", "per_head", "per_group", "same_as_heads"});
+  HeadAxis axis;
+  axis.name = reader.string("axis");
+  axis.heads = read_path(reader.require("heads"), file, "heads", op);
+  axis.groups = read_path(reader.require("groups"), file, "groups", op);
+  axis.width = read_path(reader.require("width"), file, "width", op);
+  axis.per_head = read_paths(reader, "per_head", file, op);
+  axis.per_group = read_paths(reader, "per_group", file, op);
+  axis.same_as_heads = read_paths(reader, "same_as_heads", file, op);
+  if (axis.per_head.empty())
+    fail_at(file, item, fmt::format("axis '{}': key 'per_head' needs at least one path", axis.name));
+  return axis;
+}
+
+// `shrink:` under an op: a list of shared axes and head axes.
+void read_axes(const YAML::Node& node, const std::string& file, Operation* op) {
   if (!node.IsSequence()) fail_at(file, node, "key 'shrink': expected a list of axes {axis, entries, ids, ...}");
-  std::vector<SharedAxis> axes;
+  std::vector<SharedAxis>& axes = op->axes;
   for (const auto& item : node) {
+    if (item.IsMap() && item["heads"]) {
+      op->head_axes.push_back(read_head_axis(item, file, *op));
+      continue;
+    }
     MapReader reader(item, file, "shrink axis", {"axis", "size", "entries", "ids", "distributions"});
     SharedAxis axis;
     axis.name = reader.string("axis");
-    if (reader.has("size")) axis.size = read_path(reader.get("size"), file, "size", op);
-    axis.entries = read_paths(reader, "entries", file, op);
+    if (reader.has("size")) axis.size = read_path(reader.get("size"), file, "size", *op);
+    axis.entries = read_paths(reader, "entries", file, *op);
     if (axis.entries.empty())
       fail_at(file, item, fmt::format("axis '{}': key 'entries' needs at least one path", axis.name));
-    axis.ids = read_paths(reader, "ids", file, op);
+    axis.ids = read_paths(reader, "ids", file, *op);
     if (reader.has("distributions")) axis.distributions = read_bool(reader.get("distributions"), file, "distributions");
     axes.push_back(std::move(axis));
   }
-  return axes;
 }
 
 Operation read_op(const std::string& name, const YAML::Node& node, const std::string& file) {
   Operation op;
   op.name = name;
-  MapReader reader(node, file, fmt::format("op '{}'", name), {"inputs", "output", "shrink"});
+  MapReader reader(node, file, fmt::format("op '{}'", name), {"inputs", "output", "shrink", "fixed_answer"});
   YAML::Node inputs = reader.require("inputs");
   if (!inputs.IsMap()) fail_at(file, inputs, "key 'inputs': expected a mapping of argument name to type");
   for (const auto& entry : inputs)
     op.inputs.emplace_back(entry.first.Scalar(), read_type(entry.second, file, entry.first.Scalar()));
   op.output = read_type(reader.require("output"), file, "output");
-  if (reader.has("shrink")) op.axes = read_axes(reader.get("shrink"), file, op);
+  if (reader.has("shrink")) read_axes(reader.get("shrink"), file, &op);
+  if (reader.has("fixed_answer")) op.fixed_answer = read_string(reader.get("fixed_answer"), file, "fixed_answer");
   return op;
 }
 
-// The case's name, note, op and check.
-void read_case_header(const MapReader& reader, const std::string& file, const Problem& problem, const CaseRules& rules,
-                      TestCase* test) {
-  static const std::regex kNamePattern("[a-z0-9_]+");
-  test->name = reader.string("name");
-  if (!std::regex_match(test->name, kNamePattern))
-    fail_at(file, reader.get("name"),
-            fmt::format("key 'name': expected lowercase letters, digits and '_', got '{}'", test->name));
-  test->note = reader.string_or("note", "");
-  test->op = reader.string_or("op", problem.ops.front().name);
-  if (!problem.find_op(test->op)) {
-    std::vector<std::string> ops;
-    for (const Operation& op : problem.ops) ops.push_back(op.name);
-    std::string near = nearest_name(test->op, ops);
-    fail_at(file, reader.get("op"),
-            fmt::format("key 'op': case '{}' names no op of this problem{}", test->name,
-                        near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
-  }
-  test->check = reader.string_or("check", "values");
-  if (!rules.knows(test->check))
-    fail_at(file, reader.get("check"),
-            fmt::format("key 'check': {}", unknown_name_message("check", test->check, rules.check_names())));
-  if (reader.has("check_args")) {
-    YAML::Node args = reader.get("check_args");
-    if (!args.IsMap()) fail_at(file, args, "key 'check_args': expected a mapping");
-    test->check_args = read_typed_value(args, ValueType::kAny, file, "check_args");
-  }
-}
+// The cases of one file of a problem, each checked against the rules of
+// the checks they name. The file, the problem and the rules are the
+// reader's, so a new case key is read in one place.
+class CaseFileReader {
+ public:
+  CaseFileReader(const std::string& file, const Problem& problem, const CaseRules& rules, bool hidden)
+      : file_(file), problem_(problem), rules_(rules), hidden_(hidden) {}
 
-// Inputs: exactly the op's arguments, except those the check supplies; for
-// a check that takes them, the inputs of the calls `then` lists likewise.
-void read_case_input(const MapReader& reader, const std::string& file, const Operation& op, const CaseRules& rules,
-                     TestCase* test) {
-  std::vector<std::string> supplied = rules.supplied_inputs(*test);
-  auto is_supplied = [&](const std::string& name) {
-    return std::find(supplied.begin(), supplied.end(), name) != supplied.end();
-  };
-  std::vector<std::string> allowed;
-  for (const auto& [name, type] : op.inputs)
-    if (!is_supplied(name)) allowed.push_back(name);
-  auto read_input = [&](const YAML::Node& node, const std::string& what) {
-    MapReader input(node, file, what, allowed);
-    nlohmann::json values = nlohmann::json::object();
+  std::vector<TestCase> read_cases(const YAML::Node& list) const {
+    if (!list.IsSequence()) fail_at(file_, list, "expected a list of cases");
+    std::vector<TestCase> cases;
+    for (const auto& node : list) cases.push_back(read_case(node));
+    return cases;
+  }
+
+ private:
+  TestCase read_case(const YAML::Node& node) const {
+    TestCase test;
+    test.hidden = hidden_;
+    test.place = {file_, node.Mark().line + 1, node.Mark().column + 1};
+    MapReader reader(node, file_, "case",
+                     {"name", "note", "op", "input", "then", "expect", "throws", "check", "check_args", "tolerance",
+                      "time_ms", "exact_boundary"});
+    read_header(reader, &test);
+    const Operation& op = *problem_.find_op(test.op);
+    read_input(reader, op, &test);
+    read_expectation(reader, op, &test);
+    if (std::optional<std::string> unsuitable = rules_.problem_with(test, op))
+      fail_at(file_, node, fmt::format("case '{}': {}", test.name, *unsuitable));
+    return test;
+  }
+
+  // The case's name, note, op and check.
+  void read_header(const MapReader& reader, TestCase* test) const {
+    static const std::regex kNamePattern("[a-z0-9_]+");
+    test->name = reader.string("name");
+    if (!std::regex_match(test->name, kNamePattern))
+      fail_at(file_, reader.get("name"),
+              fmt::format("key 'name': expected lowercase letters, digits and '_', got '{}'", test->name));
+    test->note = reader.string_or("note", "");
+    test->op = reader.string_or("op", problem_.ops.front().name);
+    if (!problem_.find_op(test->op)) {
+      std::vector<std::string> ops;
+      for (const Operation& op : problem_.ops) ops.push_back(op.name);
+      std::string near = nearest_name(test->op, ops);
+      fail_at(file_, reader.get("op"),
+              fmt::format("key 'op': case '{}' names no op of this problem{}", test->name,
+                          near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+    }
+    test->check = reader.string_or("check", "values");
+    if (!rules_.knows(test->check))
+      fail_at(file_, reader.get("check"),
+              fmt::format("key 'check': {}", unknown_name_message("check", test->check, rules_.check_names())));
+    if (reader.has("check_args")) {
+      YAML::Node args = reader.get("check_args");
+      if (!args.IsMap()) fail_at(file_, args, "key 'check_args': expected a mapping");
+      test->check_args = read_typed_value(args, ValueType::kAny, file_, "check_args");
+    }
+  }
+
+  // Inputs: exactly the op's arguments, except those the check supplies;
+  // for a check that takes them, the inputs of the calls `then` lists likewise.
+  void read_input(const MapReader& reader, const Operation& op, TestCase* test) const {
+    std::vector<std::string> supplied = rules_.supplied_inputs(*test);
+    auto is_supplied = [&](const std::string& name) {
+      return std::find(supplied.begin(), supplied.end(), name) != supplied.end();
+    };
+    std::vector<std::string> allowed;
     for (const auto& [name, type] : op.inputs)
-      if (!is_supplied(name)) values[name] = read_typed_value(input.require(name), type, file, name);
-    return values;
-  };
-  test->input = read_input(reader.require("input"), fmt::format("the input of case '{}'", test->name));
-  if (!reader.has("then")) return;
-  YAML::Node then = reader.get("then");
-  if (!rules.takes_then(*test))
-    fail_at(file, then,
-            fmt::format("key 'then': check '{}' makes one call's worth of requests; only check 'sequence' "
-                        "takes more calls",
-                        test->check));
-  if (!then.IsSequence() || then.size() == 0) fail_at(file, then, "key 'then': expected a list of inputs");
-  for (std::size_t i = 0; i < then.size(); ++i)
-    test->then.push_back(read_input(then[i], fmt::format("call {} of case '{}' (then[{}])", i + 2, test->name, i)));
-}
-
-// What the case expects, its tolerance, time limit and boundary mark.
-void read_case_expectation(const MapReader& reader, const std::string& file, const Problem& problem,
-                           const Operation& op, TestCase* test) {
-  if (reader.has("throws")) {
-    std::string thrown = reader.string("throws");
-    if (thrown != "invalid_argument")
-      fail_at(file, reader.get("throws"), fmt::format("key 'throws': expected invalid_argument, got '{}'", thrown));
-    if (reader.has("expect"))
-      fail_at(file, reader.get("expect"), fmt::format("case '{}' has both 'expect' and 'throws'", test->name));
-    test->expects_invalid_argument = true;
+      if (!is_supplied(name)) allowed.push_back(name);
+    auto read_input = [&](const YAML::Node& node, const std::string& what) {
+      MapReader input(node, file_, what, allowed);
+      nlohmann::json values = nlohmann::json::object();
+      for (const auto& [name, type] : op.inputs)
+        if (!is_supplied(name)) values[name] = read_typed_value(input.require(name), type, file_, name);
+      return values;
+    };
+    test->input = read_input(reader.require("input"), fmt::format("the input of case '{}'", test->name));
+    if (!reader.has("then")) return;
+    YAML::Node then = reader.get("then");
+    if (!rules_.takes_then(*test))
+      fail_at(file_, then,
+              fmt::format("key 'then': check '{}' makes one call's worth of requests; only check 'sequence' "
+                          "takes more calls",
+                          test->check));
+    if (!then.IsSequence() || then.size() == 0) fail_at(file_, then, "key 'then': expected a list of inputs");
+    for (std::size_t i = 0; i < then.size(); ++i)
+      test->then.push_back(read_input(then[i], fmt::format("call {} of case '{}' (then[{}])", i + 2, test->name, i)));
   }
-  if (reader.has("expect")) test->expect = read_typed_value(reader.get("expect"), op.output, file, "expect");
-  test->tolerance = problem.tolerance;
-  if (reader.has("tolerance")) test->tolerance = read_tolerance(reader.get("tolerance"), file, problem.tolerance);
-  test->time_ms = problem.time_ms;
-  if (reader.has("time_ms")) {
-    std::int64_t ms = reader.integer("time_ms");
-    if (ms < 1 || ms > 600000) fail_at(file, reader.get("time_ms"), "key 'time_ms': expected 1 to 600000");
-    test->time_ms = static_cast<int>(ms);
+
+  // What the case expects, its tolerance, time limit and boundary mark.
+  void read_expectation(const MapReader& reader, const Operation& op, TestCase* test) const {
+    if (reader.has("throws")) {
+      std::string thrown = reader.string("throws");
+      if (thrown != "invalid_argument")
+        fail_at(file_, reader.get("throws"), fmt::format("key 'throws': expected invalid_argument, got '{}'", thrown));
+      if (reader.has("expect"))
+        fail_at(file_, reader.get("expect"), fmt::format("case '{}' has both 'expect' and 'throws'", test->name));
+      test->expects_invalid_argument = true;
+    }
+    if (reader.has("expect")) test->expect = read_typed_value(reader.get("expect"), op.output, file_, "expect");
+    test->tolerance = problem_.tolerance;
+    if (reader.has("tolerance")) test->tolerance = read_tolerance(reader.get("tolerance"), file_, problem_.tolerance);
+    test->time_ms = problem_.time_ms;
+    if (reader.has("time_ms")) {
+      std::int64_t ms = reader.integer("time_ms");
+      if (ms < 1 || ms > 600000) fail_at(file_, reader.get("time_ms"), "key 'time_ms': expected 1 to 600000");
+      test->time_ms = static_cast<int>(ms);
+    }
+    if (reader.has("exact_boundary"))
+      test->exact_boundary = read_bool(reader.get("exact_boundary"), file_, "exact_boundary");
   }
-  if (reader.has("exact_boundary"))
-    test->exact_boundary = read_bool(reader.get("exact_boundary"), file, "exact_boundary");
-}
 
-TestCase read_case(const YAML::Node& node, const std::string& file, const Problem& problem, bool hidden,
-                   const CaseRules& rules) {
-  TestCase test;
-  test.hidden = hidden;
-  test.place = {file, node.Mark().line + 1, node.Mark().column + 1};
-  MapReader reader(node, file, "case",
-                   {"name", "note", "op", "input", "then", "expect", "throws", "check", "check_args", "tolerance",
-                    "time_ms", "exact_boundary"});
-  read_case_header(reader, file, problem, rules, &test);
-  const Operation& op = *problem.find_op(test.op);
-  read_case_input(reader, file, op, rules, &test);
-  read_case_expectation(reader, file, problem, op, &test);
-  if (std::optional<std::string> unsuitable = rules.problem_with(test, op))
-    fail_at(file, node, fmt::format("case '{}': {}", test.name, *unsuitable));
-  return test;
-}
-
-std::vector<TestCase> read_cases(const YAML::Node& list, const std::string& file, const Problem& problem, bool hidden,
-                                 const CaseRules& rules) {
-  if (!list.IsSequence()) fail_at(file, list, "expected a list of cases");
-  std::vector<TestCase> cases;
-  for (const auto& node : list) cases.push_back(read_case(node, file, problem, hidden, rules));
-  return cases;
-}
+  const std::string& file_;
+  const Problem& problem_;
+  const CaseRules& rules_;
+  bool hidden_;
+};
 
 // Title, order, statement, signature, ops, limits and tolerance.
 void read_problem_header(const MapReader& spec, const std::string& file, Problem* problem) {
@@ -206,6 +237,19 @@ void read_problem_header(const MapReader& spec, const std::string& file, Problem
   if (!ops.IsMap() || ops.size() == 0)
     fail_at(file, ops, "key 'ops': expected a mapping of op name to {inputs, output}");
   for (const auto& entry : ops) problem->ops.push_back(read_op(entry.first.Scalar(), entry.second, file));
+  for (const auto& entry : ops) {
+    const Operation& op = *problem->find_op(entry.first.Scalar());
+    if (op.fixed_answer.empty()) continue;
+    const YAML::Node where = entry.second["fixed_answer"];
+    const Operation* answer = problem->find_op(op.fixed_answer);
+    if (!answer || answer == &op)
+      fail_at(file, where, fmt::format("key 'fixed_answer': '{}' names no other op of this problem", op.fixed_answer));
+    for (const auto& taken : answer->inputs)
+      if (std::none_of(op.inputs.begin(), op.inputs.end(), [&](const auto& mine) { return mine.first == taken.first; }))
+        fail_at(file, where,
+                fmt::format("key 'fixed_answer': op '{}' takes input '{}', which op '{}' has not", op.fixed_answer,
+                            taken.first, op.name));
+  }
   MapReader limits(spec.require("limits"), file, "limits", {"time_ms", "memory_mb"});
   problem->time_ms = static_cast<int>(limits.integer("time_ms"));
   problem->memory_mb = static_cast<int>(limits.integer("memory_mb"));
@@ -235,7 +279,8 @@ MarginRule read_margin(const YAML::Node& node, const std::string& file, const Pr
     std::string name = read_string(item, file, "applies_to");
     const Operation* measured = problem.find_op(name);
     if (!measured) fail_at(file, item, fmt::format("key 'applies_to': '{}' names no op of this problem", name));
-    for (const auto& [input, type] : measure.inputs) {
+    for (const auto& taken : measure.inputs) {
+      const std::string& input = taken.first;
       bool has = std::any_of(measured->inputs.begin(), measured->inputs.end(),
                              [&](const auto& other) { return other.first == input; });
       if (!has)
@@ -302,11 +347,12 @@ Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
       {"title", "order", "statement", "signature", "ops", "limits", "tolerance", "margin", "samples", "hidden"});
   read_problem_header(spec, file, &problem);
   if (spec.has("margin")) problem.margin = read_margin(spec.get("margin"), file, problem);
-  problem.samples = read_cases(spec.require("samples"), file, problem, /*hidden=*/false, rules);
+  problem.samples = CaseFileReader(file, problem, rules, /*hidden=*/false).read_cases(spec.require("samples"));
   for (const std::string& path : hidden_case_files(spec, file, problem_dir)) {
     YAML::Node doc = load_yaml_file(path);
     MapReader cases_file(doc, path, "case file", {"cases"});
-    std::vector<TestCase> cases = read_cases(cases_file.require("cases"), path, problem, /*hidden=*/true, rules);
+    std::vector<TestCase> cases =
+        CaseFileReader(path, problem, rules, /*hidden=*/true).read_cases(cases_file.require("cases"));
     problem.hidden.insert(problem.hidden.end(), cases.begin(), cases.end());
   }
   std::set<std::string> names;

@@ -30,11 +30,39 @@ struct SharedAxis {
   bool distributions = false;        // each list of `entries` sums to 1 and is renormalized after a drop
 };
 
+// Heads that several inputs of an op lay out side by side, declared in
+// problem.yaml (`shrink:` under the op, an entry with `heads:`): `heads`
+// query heads in `groups` equal groups, each group reading one key/value
+// head, every head `width` numbers wide. A list of `per_head` holds the
+// query heads one after another (heads x width numbers; a matrix, each of
+// its rows); a list of `per_group` holds one head per group (groups x
+// width). Shrinking drops a group with its query heads, makes the groups
+// smaller or the heads narrower, and keeps every such list consistent;
+// `same_as_heads` names integers that equal `heads` and follow it (a last
+// call's head count). Each of `heads`, `groups` and `width` is the path of
+// an integer input.
+struct HeadAxis {
+  std::string name;
+  std::string heads;
+  std::string groups;
+  std::string width;
+  std::vector<std::string> per_head;
+  std::vector<std::string> per_group;
+  std::vector<std::string> same_as_heads;
+};
+
 struct Operation {
   std::string name;
   std::vector<std::pair<std::string, ValueType>> inputs;  // in spec order
   ValueType output = ValueType::kAny;
-  std::vector<SharedAxis> axes;  // problem.yaml `shrink:`
+  std::vector<SharedAxis> axes;     // problem.yaml `shrink:`
+  std::vector<HeadAxis> head_axes;  // problem.yaml `shrink:`, the entries with `heads:`
+  // problem.yaml `fixed_answer:`: a trusted op of the adapter that takes
+  // this op's input and returns the answer every seed gives (null when the
+  // draws decide). A case of this op with a stored `expect` checked over
+  // many seeds is then shrunk to smaller inputs with such an answer, which
+  // becomes each smaller input's expectation. Empty: none.
+  std::string fixed_answer;
 };
 
 // A place in a problem file, 1-based, for messages.

@@ -15,8 +15,8 @@
 #include <ctime>
 #include <filesystem>
 
-#include "check/registry.hpp"
 #include "judging/judging.hpp"
+#include "judging/problem_catalog.hpp"
 #include "judging/shrink.hpp"
 #include "package/layout.hpp"
 #include "practice/workspace.hpp"
@@ -229,7 +229,7 @@ class Watcher {
 }  // namespace
 
 int watch_and_judge(const Paths& paths, const WatchOptions& options) {
-  Problem problem = load_problem_by_slug(paths, options.slug, checker_case_rules());
+  Problem problem = ProblemCatalog(paths).load(options.slug);
   bool own_file = options.solution_file.empty();
   std::string file = own_file ? workspace_file(paths, problem.slug) : options.solution_file;
   if (!fs::is_regular_file(file))

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <filesystem>
 
-#include "check/registry.hpp"
 #include "judging/judging.hpp"
+#include "judging/problem_catalog.hpp"
 #include "judging/try_run.hpp"
 #include "package/layout.hpp"
 #include "package/result_codec.hpp"
@@ -37,7 +37,7 @@ template <typename Answer>
 ApiReply for_problem(const Paths& paths, const std::string& slug, Answer answer) {
   if (!is_problem(paths, slug)) return refusal(404, fmt::format("unknown problem '{}'", slug));
   try {
-    return answer(load_problem_by_slug(paths, slug, checker_case_rules()));
+    return answer(ProblemCatalog(paths).load(slug));
   } catch (const JudgeFault& fault) {
     return refusal(500, fault.message);
   } catch (const SpecError& error) {
@@ -107,7 +107,7 @@ int read_number(const std::string& text, std::size_t* at) {
 
 ApiReply api_problems(const Paths& paths) {
   std::vector<BrokenProblem> broken;
-  std::vector<Problem> problems = load_all_problems(paths.problems_dir, checker_case_rules(), &broken);
+  std::vector<Problem> problems = ProblemCatalog(paths).load_all(&broken);
   json list = json::array();
   for (const Problem& problem : problems) list.push_back(problem_progress_json(paths, problem));
   json errors = json::array();
@@ -234,7 +234,7 @@ ApiReply api_try(const Paths& paths, const std::string& slug, const std::string&
 
 void api_run(const Paths& paths, const std::string& slug, const EventSink& emit) {
   try {
-    Problem problem = load_problem_by_slug(paths, slug, checker_case_rules());
+    Problem problem = ProblemCatalog(paths).load(slug);
     JudgeRequest request;
     bool own_file = false;
     request.solution_file = solution_to_judge(paths, slug, "", /*reference=*/false, &own_file);
