@@ -23,12 +23,14 @@ cold_build() {
   rm -rf "$dir"
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" >"$scratch/configure.log" 2>&1 ||
     { cat "$scratch/configure.log" >&2; exit 2; }
-  # The build runs in a child shell whose children's times `times` reports.
+  # The build runs in a child shell whose children's times `times` reports
+  # (into a file: in a pipeline, `times` would run in a subshell of its own).
   CCACHE_DISABLE=1 bash -c '
     start=$(date +%s.%N)
     ninja -C "$1" "$2" >"$3" 2>&1 || { cat "$3" >&2; exit 2; }
     end=$(date +%s.%N)
-    child=$(times | tail -1)
+    times >"$3.times"
+    child=$(tail -1 "$3.times")
     user=$(echo "$child" | awk "{print \$1}"); sys=$(echo "$child" | awk "{print \$2}")
     to_s() { echo "$1" | awk -F"m" "{sub(/s/, \"\", \$2); print \$1 * 60 + \$2}"; }
     echo "$(to_s "$user") $(to_s "$sys") $(awk "BEGIN {print $end - $start}")"

@@ -326,6 +326,9 @@ TEST(PracticeLoop, RunAllAndValidateAllCarryOnPastABrokenProblem) {
       << validate.out;
   EXPECT_TRUE(std::regex_search(validate.out, file_and_line)) << validate.out;
   EXPECT_NE(validate.out.find(" of 2 problems valid"), std::string::npos) << validate.out;
+  // The failures again at the end, for a log cut to its tail.
+  const std::string tail = validate.out.substr(validate.out.find(" of 2 problems valid"));
+  EXPECT_NE(tail.find("FAIL  aa_broken: the problem files load"), std::string::npos) << tail;
 }
 
 TEST(PracticeLoop, ShowGivesTheTimeLimitsTheCasesApply) {

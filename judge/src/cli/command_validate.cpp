@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "authoring/package_validator.hpp"
 #include "cli/command.hpp"
@@ -34,7 +37,13 @@ class ValidateCommand : public Command {
     }
     std::size_t failed_problems = 0;
     for (const std::string& slug : targets) failed_problems += !validate_one(context.paths, slug);
-    if (targets.size() > 1) fmt::print("{} of {} problems valid\n", targets.size() - failed_problems, targets.size());
+    if (targets.size() > 1) {
+      fmt::print("{} of {} problems valid\n", targets.size() - failed_problems, targets.size());
+      // The failed checks again, last: a log cut to its tail (a CI job's)
+      // still says which problem failed and why.
+      for (const auto& [slug, what] : failures_)
+        fmt::print("  {}  {}: {}\n", paint(colour_, Tone::kFail, "FAIL"), slug, what);
+    }
     return failed_problems ? 1 : 0;
   }
 
@@ -47,7 +56,8 @@ class ValidateCommand : public Command {
     std::fflush(stdout);
     ValidationReport report = validate_problem(paths, slug, [&](const ValidationCheck& check) { print(check); });
     std::size_t failed = 0;
-    for (const ValidationCheck& check : report.checks) failed += !check.ok;
+    for (const ValidationCheck& check : report.checks)
+      if (!check.ok) ++failed, failures_.emplace_back(slug, check.what);
     fmt::print(
         "{}: {}\n\n", slug,
         failed ? paint(colour_, Tone::kFailStrong, fmt::format("{} of {} checks failed", failed, report.checks.size()))
@@ -67,6 +77,7 @@ class ValidateCommand : public Command {
 
   std::vector<std::string> slugs_;
   bool all_ = false;
+  std::vector<std::pair<std::string, std::string>> failures_;  // (problem, check) of every failed check
   bool colour_ = wants_colour(stdout);
 };
 }  // namespace
