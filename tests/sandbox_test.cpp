@@ -73,17 +73,23 @@ std::string missing_protection(const std::vector<std::string>& needs) {
   return "";
 }
 
-// A process's command line, arguments joined by spaces; empty when it is
-// gone (it may exit while being read) or unreadable.
-std::string command_line(const fs::path& process) {
+// A file under /proc/PID; empty when the process is gone (it may exit
+// while being read, and the read then fails with ESRCH) or unreadable.
+std::string proc_file(const fs::path& path) {
   try {
-    std::ifstream in(process / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    return cmdline;
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   } catch (const std::exception&) {
     return "";
   }
+}
+
+// A process's command line, arguments joined by spaces; empty when it is
+// gone or unreadable.
+std::string command_line(const fs::path& process) {
+  std::string cmdline = proc_file(process / "cmdline");
+  std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+  return cmdline;
 }
 
 // Processes whose command line mentions `needle`.
@@ -778,7 +784,7 @@ std::set<pid_t> descendants_of(pid_t ancestor) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string stat = read_bytes(entry.path() / "stat");
+    std::string stat = proc_file(entry.path() / "stat");
     std::size_t close = stat.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream fields(stat.substr(close + 2));
@@ -817,7 +823,7 @@ TEST_P(BuildInterrupted, LeavesNoProcessAndNoScratchDirectory) {
     compiling = descendants_of(judge->pid());
     int compilers = 0;
     for (pid_t pid : compiling)
-      compilers += read_bytes(fs::path("/proc") / std::to_string(pid) / "cmdline").find("cc1plus") != std::string::npos;
+      compilers += command_line(fs::path("/proc") / std::to_string(pid)).find("cc1plus") != std::string::npos;
     if (compilers > 0 && i > 30) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

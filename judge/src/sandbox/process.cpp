@@ -491,8 +491,9 @@ pid_t only_child_of(pid_t parent) {
   for (const std::filesystem::directory_entry& entry : std::filesystem::directory_iterator("/proc", error)) {
     std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // read_file_or_empty: a process that exits while read fails the read
+    // with ESRCH, which an istreambuf_iterator would throw.
+    std::string stat = read_file_or_empty((entry.path() / "stat").string());
     std::size_t close = stat.rfind(')');
     if (close == std::string::npos) continue;
     char state = 0;
