@@ -3,6 +3,7 @@
 // (fake_addr2line.cpp, copied under the name of what they do) chosen by
 // JUDGE_ADDR2LINE.
 #include "check/addr2line_run.hpp"
+#include "skip_here.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ TEST_F(Addr2lineRunTest, ItsAnswerBecomesTheFramesOfEachAddress) {
 }
 
 TEST_F(Addr2lineRunTest, SeesTheRunnerAndTheToolchainButNoneOfTheJudgesUsersFiles) {
-  if (!sandbox_support().file_sandbox()) GTEST_SKIP() << "no file sandbox here (see judge doctor)";
+  if (!sandbox_support().file_sandbox()) JUDGE_SKIP() << "no file sandbox here (see judge doctor)";
   fs::path secret = dir_ / "secret.txt";
   std::ofstream(secret) << "judge-secret\n";
   fs::permissions(secret, fs::perms::owner_all | fs::perms::others_read | fs::perms::group_read);

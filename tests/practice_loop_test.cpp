@@ -14,6 +14,7 @@
 
 #include "run_judge.hpp"
 #include "scratch_root.hpp"
+#include "skip_here.hpp"
 #include "util/text.hpp"
 
 namespace judge {
@@ -242,7 +243,7 @@ TEST(PracticeLoop, AnAttemptThatCannotBeRecordedKeepsItsVerdictAndSaysWhy) {
 
 TEST(PracticeLoop, AReadOnlyOrFullWorkspaceKeepsTheVerdictAndSaysWhy) {
   if (testing::run_program({"unshare", "--mount", "true"}).status != 0)
-    GTEST_SKIP() << "needs a mount namespace of its own (root) to make a read-only and a full workspace";
+    JUDGE_SKIP() << "needs a mount namespace of its own (root) to make a read-only and a full workspace";
   Scratch scratch("unwritable");
   ASSERT_EQ(scratch.judge({"start", "draws"}).status, 0);
   const std::string workspace = (scratch.root / "workspace").string();

@@ -2,6 +2,7 @@
 // whole group, bounded capture, a clean environment, closed descriptors),
 // and RunnerSession against fake runners that misbehave on the channel.
 #include "sandbox/process.hpp"
+#include "skip_here.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -287,7 +288,7 @@ TEST_F(ProcessTest, DescriptorsAboveTheOldLoopBoundAreClosedToo) {
   // 1024; close_range reaches them all.
   rlimit limit{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
-  if (limit.rlim_max < 5000) GTEST_SKIP() << "the descriptor limit here is " << limit.rlim_max;
+  if (limit.rlim_max < 5000) JUDGE_SKIP() << "the descriptor limit here is " << limit.rlim_max;
   rlimit raised = limit;
   raised.rlim_cur = std::max<rlim_t>(limit.rlim_cur, 5000);
   ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &raised), 0);
@@ -601,7 +602,7 @@ TEST_F(FakeRunnerTest, ARunnerInAPrivateDirectoryStarts) {
 TEST_F(FakeRunnerTest, OneRunnersForkBombDoesNotStopAnotherRunner) {
   // The process cap is per user: each runner needs a user of its own.
   if (!sandbox_support().drop_to_nobody || !sandbox_support().namespaces)
-    GTEST_SKIP() << "the process cap applies only when the judge is root, with PID namespaces";
+    JUDGE_SKIP() << "the process cap applies only when the judge is root, with PID namespaces";
   fs::path bomb = install_fake("forks_to_the_cap");
   // Two bombs, one after the other: a user at its cap may still start one
   // more process (the kernel refuses only above it), so only the second
@@ -706,7 +707,7 @@ TEST_F(FakeRunnerTest, TheProcessesThatWaitForASandboxedRunnerAreNoCopiesOfTheJu
   // Forks of the judge that lived as long as the runner would share every
   // page of the judge copy-on-write, and each page the judge wrote would be
   // copied: they become judge-sandbox-init instead.
-  if (!sandbox_support().namespaces) GTEST_SKIP() << "no namespaces here: the runner is the judge's own child";
+  if (!sandbox_support().namespaces) JUDGE_SKIP() << "no namespaces here: the runner is the judge's own child";
   std::set<pid_t> earlier;  // children other tests of this process left
   for (const auto& [pid, name] : children_of({getpid()})) earlier.insert(pid);
   RunnerSession session(install_fake("silent").string(), RunnerLimits{});

@@ -2,6 +2,7 @@
 // and, where this machine allows, real cgroups that kill at the memory
 // limit, cap processes, count CPU time and leave nothing behind.
 #include "sandbox/runner_cgroup.hpp"
+#include "skip_here.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -99,7 +100,7 @@ bool join(const RunnerCgroup& cgroup) {
 class LiveRunnerCgroup : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!cgroup_support().available) GTEST_SKIP() << "no memory cgroup here: " << cgroup_support().missing;
+    if (!cgroup_support().available) JUDGE_SKIP() << "no memory cgroup here: " << cgroup_support().missing;
   }
 };
 
@@ -149,7 +150,7 @@ TEST_F(LiveRunnerCgroup, AChildUnderItsLimitIsNotOutOfMemory) {
 }
 
 TEST_F(LiveRunnerCgroup, CountsTheCpuTimeOfEveryProcessInside) {
-  if (!cgroup_support().cpu) GTEST_SKIP() << "no CPU accounting here: " << cgroup_support().cpu_missing;
+  if (!cgroup_support().cpu) JUDGE_SKIP() << "no CPU accounting here: " << cgroup_support().cpu_missing;
   std::string error;
   std::unique_ptr<RunnerCgroup> cgroup = RunnerCgroup::create(cgroup_support(), 64ull << 20, 64, &error);
   ASSERT_TRUE(cgroup) << error;
@@ -181,7 +182,7 @@ TEST_F(LiveRunnerCgroup, CountsTheCpuTimeOfEveryProcessInside) {
 }
 
 TEST_F(LiveRunnerCgroup, CapsProcessesWhateverTheirUser) {
-  if (!cgroup_support().pids) GTEST_SKIP() << "no pids controller here: " << cgroup_support().pids_missing;
+  if (!cgroup_support().pids) JUDGE_SKIP() << "no pids controller here: " << cgroup_support().pids_missing;
   std::string error;
   std::unique_ptr<RunnerCgroup> cgroup = RunnerCgroup::create(cgroup_support(), 64ull << 20, 8, &error);
   ASSERT_TRUE(cgroup) << error;

@@ -20,6 +20,7 @@
 #include "package/problem.hpp"
 #include "sandbox/limits.hpp"
 #include "sandbox/runner_cgroup.hpp"
+#include "skip_here.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -139,7 +140,7 @@ class MemoryHog : public ::testing::Test {
 };
 
 TEST_F(MemoryHog, IsKilledByTheKernelUnderARunnerCgroup) {
-  if (!cgroup_support().available) GTEST_SKIP() << "no memory cgroup here: " << cgroup_support().missing;
+  if (!cgroup_support().available) JUDGE_SKIP() << "no memory cgroup here: " << cgroup_support().missing;
   ProblemResult result = judge_fixture("memory_hog.hpp", 20000, 3);
   ASSERT_EQ(result.tests.size(), 3u);
   for (const TestResult& test : result.tests) {

@@ -36,6 +36,7 @@
 #include "run_judge.hpp"
 #include "sandbox/runner_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
+#include "skip_here.hpp"
 #include "util/files.hpp"
 
 namespace {
@@ -271,7 +272,7 @@ class SandboxTest : public ::testing::TestWithParam<Hostile> {};
 TEST_P(SandboxTest, GetsItsVerdictAndNothingEscapes) {
   const Hostile& hostile = GetParam();
   if (std::string missing = missing_protection(hostile.needs); !missing.empty())
-    GTEST_SKIP() << hostile.file << " needs the protection '" << missing
+    JUDGE_SKIP() << hostile.file << " needs the protection '" << missing
                  << "', which `judge doctor` reports missing here; active: "
                  << ::testing::PrintToString(active_protections());
   std::string mark = "judge-hostile-" + std::to_string(getpid()) + "-" + fs::path(hostile.file).stem().string();
@@ -585,7 +586,7 @@ std::set<std::string> host_ipc_keys() {
 // the first call), and the filter refuses the calls where it is on.
 TEST(IpcNamespace, NoSubmissionReadsTheHostsObjectsOrLeavesAnyBehind) {
   if (std::string missing = missing_protection({"pid namespace"}); !missing.empty())
-    GTEST_SKIP() << "needs '" << missing << "' (the IPC namespace comes with the others)";
+    JUDGE_SKIP() << "needs '" << missing << "' (the IPC namespace comes with the others)";
   const int key = 0x4a000000 + (getpid() & 0xffff) * 4;
   const std::string secret = "judge-ipc-secret-" + std::to_string(getpid());
   int host = shmget(key, 4096, IPC_CREAT | IPC_EXCL | 0600);
@@ -681,7 +682,7 @@ class BuildAttackTest : public ::testing::TestWithParam<BuildAttack> {};
 TEST_P(BuildAttackTest, IsRefusedAndLeaksNothing) {
   const BuildAttack& attack = GetParam();
   if (std::string missing = missing_protection(attack.needs); !missing.empty())
-    GTEST_SKIP() << attack.file << " needs '" << missing << "', which `judge doctor` reports missing here";
+    JUDGE_SKIP() << attack.file << " needs '" << missing << "', which `judge doctor` reports missing here";
   std::string mark = "judge-build-" + std::to_string(getpid()) + "-" + fs::path(attack.file).stem().string();
   fs::path dir = fs::temp_directory_path() / mark;
   fs::remove_all(dir);

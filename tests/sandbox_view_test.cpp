@@ -23,6 +23,7 @@
 #include "sandbox/scratch.hpp"
 #include "sandbox/system_mounts.hpp"
 #include "sandbox/view.hpp"
+#include "skip_here.hpp"
 
 namespace judge {
 namespace {
@@ -118,7 +119,7 @@ TEST_F(HiddenPathTest, LandlockAloneAllowsTheDirectoryEntryByEntryAroundIt) {
 }
 
 TEST_F(HiddenPathTest, NoSandboxedChildCanReadItThroughAnAllowedMount) {
-  if (!sandbox_support().file_sandbox()) GTEST_SKIP() << "no file sandbox here (see judge doctor)";
+  if (!sandbox_support().file_sandbox()) JUDGE_SKIP() << "no file sandbox here (see judge doctor)";
   std::string error;
   std::unique_ptr<SandboxScratch> scratch = SandboxScratch::create(dir_.string(), "", &error);
   ASSERT_TRUE(scratch) << error;
@@ -171,7 +172,7 @@ uid_t uid_of_a_sandboxed_child(const fs::path& scratch_parent, std::unique_ptr<C
 }
 
 TEST(RunnerIds, ALiveSandboxKeepsItsUidWhileManyOthersStartAndEnd) {
-  if (!sandbox_support().runner_has_own_user()) GTEST_SKIP() << "children keep the judge's user here";
+  if (!sandbox_support().runner_has_own_user()) JUDGE_SKIP() << "children keep the judge's user here";
   char pattern[] = "/tmp/judge-ids-test-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   fs::path dir = pattern;
