@@ -2,7 +2,8 @@
 # The judge in a container whose seccomp profile takes user namespaces and
 # Landlock away, as Docker's default profile does (container_profile.cpp):
 # there is no file sandbox, so other people's code (grade, the Gradescope
-# and Exercism formats, another user's file) is refused in one line that
+# and Exercism formats, another user's file, in `run` and in the page of
+# `judge serve`) is refused in one line that
 # says what is missing and how to get it, unless --trust-submissions; a
 # learner's own file is judged, and its verdict says what it ran without.
 # As root and as nobody.
@@ -25,8 +26,10 @@ reference=$source/solutions/temperature/reference.hpp
 contained() {
   local as=()
   [ "$who" = nobody ] && as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
-  "$profile" "${as[@]}" env HOME="$home" JUDGE_CACHE_DIR="$home/cache" JUDGE_WORKSPACE="$home/workspace" \
-    "$judge" "$@"
+  local exec=()
+  [ -n "${exec_contained:-}" ] && exec=(exec)
+  "${exec[@]}" "$profile" "${as[@]}" env HOME="$home" JUDGE_CACHE_DIR="$home/cache" \
+    JUDGE_WORKSPACE="$home/workspace" "$judge" "$@"
 }
 
 for who in root nobody; do
@@ -91,6 +94,28 @@ EOF
     fail "trusting does not say what it gives up: $(cat "$home/trusted.err")"
   [ "$(grep -c ',accepted,' "$home/trusted/summary.csv")" = 2 ] ||
     fail "the trusted grade did not accept both copies of the reference: $(cat "$home/trusted/summary.csv")"
+  # The page judges the workspace's file: one another user wrote is refused.
+  mkdir -p "$home/workspace"
+  cp "$reference" "$home/workspace/temperature.hpp"
+  chown "$who" "$home/workspace"
+  chown "$other" "$home/workspace/temperature.hpp"
+  # exec: the background job is the judge itself, for kill to reach it.
+  (exec_contained=1 contained serve --port 0 --no-open) >"$home/serve.out" 2>"$home/serve.err" &
+  serve_pid=$!
+  for _ in $(seq 100); do grep -q "token=" "$home/serve.out" 2>/dev/null && break; sleep 0.1; done
+  url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-zA-Z_-]*' "$home/serve.out" | head -1)
+  [ -n "$url" ] || { kill "$serve_pid"; fail "serve printed no URL: $(cat "$home/serve.out" "$home/serve.err")"; }
+  events=$(python3 - "$url" <<'PAGE' 2>&1) || true
+import sys, urllib.request
+base, token = sys.argv[1].split("/?token=")
+request = urllib.request.Request(base + "/api/run/temperature", data=b"", method="POST",
+                                 headers={"X-Judge-Token": token})
+print(urllib.request.urlopen(request, timeout=120).read().decode())
+PAGE
+  kill "$serve_pid"; wait "$serve_pid" || true
+  grep -q "refusing to judge other people's code here: no file sandbox" <<<"$events" ||
+    fail "the page judged another user's file without a file sandbox: $events"
+  grep -q '^event: result' <<<"$events" && fail "the page judged another user's file: $events"
   echo "ok: $who"
 done
 echo "container without a file sandbox: ok"
