@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "run/runner_session.hpp"
+#include "sandbox/limited_command.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace judge {
@@ -761,4 +763,49 @@ TEST_F(FakeRunnerTest, AMissingRunnerIsTheJudgesFailureNotALearnerVerdict) {
 }
 
 }  // namespace
+
+// A command the clock stops having used little CPU was starved by the
+// machine, not slow: run_limited runs it once more, alone, and reports it
+// starved only if that run starves too. The script sleeps (no CPU) past
+// the backstop of 5 s on the runs `sleeps_on` names, counted in a file.
+class StarvedCommand : public ::testing::Test {
+ protected:
+  LimitedResult run(const std::string& sleeps_on) {
+    CompileLimits limits;
+    limits.seconds = 1;
+    limits.max_processes = 4096;
+    const std::string script = "echo run >> '" + runs_.string() + "'; n=$(wc -l < '" + runs_.string() + "'); case \" " +
+                               sleeps_on + " \" in *\" $n \"*) exec sleep 60;; esac; exit 0";
+    return run_limited(shell(script), limits, 4096);
+  }
+  int runs() {
+    std::ifstream in(runs_);
+    return static_cast<int>(std::count(std::istreambuf_iterator<char>(in), {}, '\n'));
+  }
+  void TearDown() override { fs::remove(runs_); }
+  fs::path runs_ = fs::temp_directory_path() / ("judge-starved-" + std::to_string(getpid()));
+};
+
+TEST_F(StarvedCommand, StarvedOnceIsRunAgainAloneAndNotReported) {
+  LimitedResult result = run("1");
+  EXPECT_EQ(runs(), 2) << "a starved command runs once more";
+  EXPECT_FALSE(result.starved);
+  EXPECT_FALSE(result.command.timed_out);
+  EXPECT_EQ(result.command.status.code, 0);
+}
+
+TEST_F(StarvedCommand, StarvedTwiceIsReportedStarvedNotOverItsTime) {
+  LimitedResult result = run("1 2");
+  EXPECT_EQ(runs(), 2) << "a command is run alone once, not again and again";
+  EXPECT_TRUE(result.starved);
+  EXPECT_FALSE(result.over_cpu) << "it used almost no CPU time: not the command's fault";
+  EXPECT_LT(result.cpu_seconds, 1.0);
+}
+
+TEST_F(StarvedCommand, ACommandThatFinishesIsRunOnce) {
+  LimitedResult result = run("");
+  EXPECT_EQ(runs(), 1);
+  EXPECT_FALSE(result.starved);
+}
+
 }  // namespace judge
