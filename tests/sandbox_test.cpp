@@ -620,6 +620,32 @@ TEST(IpcNamespace, NoSubmissionReadsTheHostsObjectsOrLeavesAnyBehind) {
   EXPECT_EQ(left, std::vector<std::string>{}) << "System V objects outlived the judge";
   EXPECT_FALSE(fs::exists("/dev/mqueue/" + mark)) << "a POSIX message queue outlived the judge";
 
+  // Graded: two copies side by side, each in runners of its own, find
+  // neither the host's segment nor what the other left.
+  fs::create_directories(dir / "class");
+  fs::copy_file(dir / "ipc.hpp", dir / "class" / "first.hpp");
+  fs::copy_file(dir / "ipc.hpp", dir / "class" / "second.hpp");
+  JudgeRun graded =
+      run_judge({"grade", "temperature", (dir / "class").string(), "--jobs", "2", "--out", (dir / "report").string()},
+                {"JUDGE_NO_SYSCALL_FILTER=1"});
+  if (graded.status == 2 && graded.err.find("refusing") != std::string::npos) {
+    // Runners share the judge's user here, and grading without the filter
+    // is refused: GradeRefusal tests that.
+  } else {
+    EXPECT_EQ(graded.status, 0) << graded.out.substr(0, 2000) << graded.err;
+    json summary = json::parse(judge::read_file_or_empty((dir / "report" / "summary.json").string()), nullptr, false);
+    std::vector<std::string> verdicts;
+    for (const json& row : summary.value("submissions", json::array())) verdicts.push_back(row.value("verdict", ""));
+    EXPECT_EQ(verdicts, (std::vector<std::string>{"accepted", "accepted"})) << summary.dump().substr(0, 2000);
+    EXPECT_EQ(files_holding(dir / "report", "ESCAPED"), std::vector<std::string>{});
+    EXPECT_EQ(files_holding(dir / "report", secret), std::vector<std::string>{});
+    after = host_ipc_keys();
+    left.clear();
+    std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(left));
+    EXPECT_EQ(left, std::vector<std::string>{}) << "System V objects outlived the grade";
+    EXPECT_FALSE(fs::exists("/dev/mqueue/" + mark)) << "a POSIX message queue outlived the grade";
+  }
+
   if (missing_protection({"system-call filter"}).empty()) {
     JudgeRun filtered =
         run_judge({"run", "temperature", "--solution", (dir / "ipc.hpp").string(), "--no-cache", "--format", "json"});
