@@ -26,7 +26,11 @@ bool owned_by_someone_else(const std::string& file) {
 }
 
 std::string check_sandbox_for(const std::string& command, bool others_code, bool trusted) {
-  std::vector<SandboxGap> gaps = gaps_for_untrusted_code();
+  return check_sandbox_for(command, others_code, trusted, gaps_for_untrusted_code());
+}
+
+std::string check_sandbox_for(const std::string& command, bool others_code, bool trusted,
+                              const std::vector<SandboxGap>& gaps) {
   if (gaps.empty()) return "";
   std::string missing = describe_gaps(gaps);
   if (!others_code) return "your code ran without the whole sandbox: " + missing;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "sandbox/untrusted_code.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -30,6 +32,9 @@ bool owned_by_someone_else(const std::string& file);
 //     missing; what is missing for a learner's own code ("your code ran
 //     without ..."), or what trusting gave up.
 std::string check_sandbox_for(const std::string& command, bool others_code, bool trusted);
+// The same decision for given gaps (sandbox/untrusted_code.hpp).
+std::string check_sandbox_for(const std::string& command, bool others_code, bool trusted,
+                              const std::vector<SandboxGap>& gaps);
 
 // What --trust-submissions says in every command's --help.
 inline constexpr const char* kTrustSubmissionsHelp =

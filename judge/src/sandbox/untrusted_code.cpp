@@ -10,7 +10,13 @@
 namespace judge {
 
 std::vector<SandboxGap> gaps_for_untrusted_code() {
-  const SandboxSupport& sandbox = sandbox_support();
+  const SyscallFilter& filter = syscall_filter(FilterFor::kRunner);
+  return gaps_for_untrusted_code(
+      {sandbox_support(), cgroup_support(), cgroups_in_use(), !filter.program.empty(), filter.missing});
+}
+
+std::vector<SandboxGap> gaps_for_untrusted_code(const UntrustedCodeProbes& probes) {
+  const SandboxSupport& sandbox = probes.sandbox;
   std::vector<SandboxGap> gaps;
   if (!sandbox.file_sandbox())
     gaps.push_back(
@@ -21,12 +27,12 @@ std::vector<SandboxGap> gaps_for_untrusted_code() {
          "user.max_user_namespaces above 0) or boot with Landlock (lsm=...,landlock); in a container, "
          "give it a seccomp profile that allows unshare and clone with CLONE_NEWUSER, or the landlock_* "
          "calls"});
-  const CgroupSupport& cgroups = cgroup_support();
-  bool pids_cgroup = cgroups_in_use() && cgroups.pids;
+  const CgroupSupport& cgroups = probes.cgroups;
+  bool pids_cgroup = probes.cgroups_in_use && cgroups.pids;
   if (!pids_cgroup && !sandbox.rlimit_caps_processes())
     gaps.push_back(
         {"process cap",
-         fmt::format("pids cgroup: {}; RLIMIT_NPROC: {}", cgroups_in_use() ? cgroups.pids_missing : "not in use",
+         fmt::format("pids cgroup: {}; RLIMIT_NPROC: {}", probes.cgroups_in_use ? cgroups.pids_missing : "not in use",
                      sandbox.subordinate_missing.empty()
                          ? sandbox.namespace_process_cap_missing
                          : sandbox.namespace_process_cap_missing + "; " + sandbox.subordinate_missing),
@@ -36,14 +42,14 @@ std::vector<SandboxGap> gaps_for_untrusted_code() {
          "subordinate ids (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 USER, with "
          "uidmap installed), or run the judge in a delegated cgroup (systemd-run --user --scope -p "
          "Delegate=yes judge ...)"});
-  const SyscallFilter& filter = syscall_filter(FilterFor::kRunner);
-  if (!sandbox.runner_has_own_user() && filter.program.empty())
-    gaps.push_back({"runner user",
-                    fmt::format("{}; system-call filter: {}", sandbox.subordinate_missing, filter.missing),
-                    "runners would run as your user with no system-call filter: a submission could connect to "
-                    "your unix sockets (tmux, ssh-agent) and run commands as you",
-                    "give your user subordinate ids (usermod --add-subuids 100000-165535 --add-subgids "
-                    "100000-165535 USER, with uidmap installed), or keep the system-call filter on"});
+  if (!sandbox.runner_has_own_user() && !probes.runner_filter)
+    gaps.push_back(
+        {"runner user",
+         fmt::format("{}; system-call filter: {}", sandbox.subordinate_missing, probes.runner_filter_missing),
+         "runners would run as your user with no system-call filter: a submission could connect to "
+         "your unix sockets (tmux, ssh-agent) and run commands as you",
+         "give your user subordinate ids (usermod --add-subuids 100000-165535 --add-subgids "
+         "100000-165535 USER, with uidmap installed), or keep the system-call filter on"});
   return gaps;
 }
 

@@ -30,8 +30,23 @@ struct SandboxGap {
   std::string how;         // how to get it
 };
 
-// The protections judging other people's code needs that this machine
-// lacks; empty when it has them all.
+struct SandboxSupport;
+struct CgroupSupport;
+
+// What the gaps are decided from: the probes of sandbox/sandbox.hpp and
+// sandbox/runner_cgroup.hpp, and the runners' system-call filter.
+struct UntrustedCodeProbes {
+  const SandboxSupport& sandbox;
+  const CgroupSupport& cgroups;
+  bool cgroups_in_use = false;  // cgroups_in_use(): not turned off
+  bool runner_filter = false;   // a system-call filter for runners exists
+  std::string runner_filter_missing;
+};
+
+// The protections judging other people's code needs that `probes` lack;
+// empty when they have them all.
+std::vector<SandboxGap> gaps_for_untrusted_code(const UntrustedCodeProbes& probes);
+// The same for this machine, as probed once per process.
 std::vector<SandboxGap> gaps_for_untrusted_code();
 
 // The gaps in one line: "no file sandbox (WHY): a submission could ...;
