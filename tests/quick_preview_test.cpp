@@ -33,7 +33,7 @@ struct PreviewTest : ::testing::Test {
   PreviewTest()
       : root("draws", "quick_preview_"),
         paths(Paths::under_root(root.dir().string())),
-        problem(load_problem((fs::path(paths.problems_dir) / "draws").string(), checker_case_rules())) {
+        problem(load_problem(package_of(paths, "draws"), checker_case_rules())) {
     std::string reference = package_of(paths, "draws").reference;
     reference_build = std::async(std::launch::async, [this, reference] {
                         return build_runner(paths, problem, reference, "reference solution");

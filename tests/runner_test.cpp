@@ -33,8 +33,7 @@ const Paths& source_paths() {
 }
 
 const Problem& temperature() {
-  static const Problem problem =
-      load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
+  static const Problem problem = load_problem(package_of(source_paths(), "temperature"), checker_case_rules());
   return problem;
 }
 

@@ -197,8 +197,7 @@ const Paths& source_paths() {
 
 // Judges a temperature fixture; `max_cases` > 0 keeps only that many samples.
 ProblemResult judge_fixture(const std::string& fixture, bool sanitize, std::size_t max_cases = 0) {
-  Problem problem =
-      load_problem((fs::path(source_paths().problems_dir) / "temperature").string(), checker_case_rules());
+  Problem problem = load_problem(package_of(source_paths(), "temperature"), checker_case_rules());
   if (max_cases > 0) {
     problem.samples.resize(std::min(problem.samples.size(), max_cases));
     problem.hidden.clear();
@@ -231,7 +230,7 @@ TEST(CrashEndToEnd, SanitizeReportsAHeapOverflowAtTheLearnersLine) {
 }
 
 TEST(SanitizeEndToEnd, SpeedIsNotComparedWithTheUnsanitizedReference) {
-  Problem problem = load_problem((fs::path(source_paths().problems_dir) / "top_k").string(), checker_case_rules());
+  Problem problem = load_problem(package_of(source_paths(), "top_k"), checker_case_rules());
   problem.samples.clear();
   std::erase_if(problem.hidden, [](const TestCase& test) { return test.check != "performance"; });
   ASSERT_FALSE(problem.hidden.empty()) << "top_k has no performance case";

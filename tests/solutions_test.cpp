@@ -104,7 +104,7 @@ const Problem& problem_for(const std::string& slug, std::string* error) {
   static std::map<std::string, std::string> errors;
   if (!problems.count(slug) && !errors.count(slug)) {
     try {
-      problems[slug] = load_problem((fs::path(source_paths().problems_dir) / slug).string(), checker_case_rules());
+      problems[slug] = load_problem(package_of(source_paths(), slug), checker_case_rules());
     } catch (const SpecError& e) {
       errors[slug] = e.message;
     }

@@ -54,6 +54,9 @@ std::string with(std::string text, const std::string& from, const std::string& t
 
 // Each test gets a fresh directory holding problems/demo and runs inside it,
 // so messages name "demo/problem.yaml" as display_path shows it.
+// The package of problem `demo`, in the test's working directory.
+Package demo_package() { return package_of(Paths{}, "demo"); }
+
 class SpecTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -79,7 +82,7 @@ class SpecTest : public ::testing::Test {
   std::string load_error(const std::string& problem_yaml) {
     write("demo/problem.yaml", problem_yaml);
     try {
-      load_problem("demo", checker_case_rules());
+      load_problem(demo_package(), checker_case_rules());
     } catch (const SpecError& error) {
       return error.message;
     }
@@ -105,14 +108,14 @@ TEST_F(SpecTest, MinimalProblemLoadsWithItsDefaults) {
         "    input: {x: -1.0, xs: []}\n"
         "    throws: invalid_argument\n");
   write("demo/hidden/notes.txt", "not a case file");
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
 
   EXPECT_EQ(problem.slug, "demo");
   EXPECT_EQ(problem.title, "Demo");
   EXPECT_EQ(problem.order, 3);
   EXPECT_EQ(problem.statement, "Say hi.");
-  EXPECT_EQ(problem.dir, "demo");
-  EXPECT_EQ(problem.spec_file, "demo/problem.yaml");
+  EXPECT_EQ(problem.package.problem_dir, "demo");
+  EXPECT_EQ(problem.package.spec_file, "demo/problem.yaml");
   ASSERT_EQ(problem.ops.size(), 2u);
   EXPECT_EQ(problem.ops[0].name, "f");
   ASSERT_EQ(problem.ops[0].inputs.size(), 2u);
@@ -176,7 +179,7 @@ TEST_F(SpecTest, ShrinkAxesAreLoadedWithTheirPaths) {
                                   "        entries: [\"m[]\"]\n"
                                   "        ids: [m]\n"
                                   "        distributions: true\n"));
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   const Operation* g = problem.find_op("g");
   ASSERT_EQ(g->axes.size(), 1u);
   EXPECT_EQ(g->axes[0].name, "vocabulary");
@@ -202,7 +205,7 @@ TEST_F(SpecTest, HeadAxesAndFixedAnswersAreLoaded) {
   yaml = with(yaml, "    inputs: {x: number, xs: doubles}\n", "    inputs: {m: matrix}\n");
   yaml = with(yaml, "input: {x: 1.0, xs: [1, 2]}", "input: {m: [[1]]}");
   write("demo/problem.yaml", yaml);
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   const Operation* g = problem.find_op("g");
   EXPECT_TRUE(g->axes.empty());
   ASSERT_EQ(g->head_axes.size(), 1u);
@@ -220,7 +223,7 @@ TEST_F(SpecTest, ExplicitHiddenListIsLoadedInItsOwnOrder) {
   write("demo/cases/y.yaml", "cases:\n  - name: from_y\n    input: {x: 2.0, xs: [3]}\n");
   write("demo/cases/z.yaml", "cases:\n  - name: from_z\n    input: {x: 2.0, xs: [3]}\n");
   write("demo/hidden/ignored.yaml", "this file is not listed: {");
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   ASSERT_EQ(problem.hidden.size(), 2u);
   EXPECT_EQ(problem.hidden[0].name, "from_z");
   EXPECT_EQ(problem.hidden[1].name, "from_y");
@@ -231,7 +234,9 @@ TEST_F(SpecTest, ProblemsAreListedInCourseOrder) {
   write("problems/early/problem.yaml", with(kMinimal, "order: 3", "order: 1"));
   write("problems/also_early/problem.yaml", with(kMinimal, "order: 3", "order: 1"));
   write("problems/not_a_problem/readme.txt", "no problem.yaml here");
-  std::vector<Problem> problems = load_all_problems("problems", checker_case_rules());
+  Paths paths;
+  paths.problems_dir = "problems";
+  std::vector<Problem> problems = load_all_problems(paths, checker_case_rules());
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0].slug, "also_early");
   EXPECT_EQ(problems[1].slug, "early");
@@ -241,7 +246,7 @@ TEST_F(SpecTest, ProblemsAreListedInCourseOrder) {
 TEST_F(SpecTest, NumbersAcceptYamlInfinityAndNanSpellings) {
   write("demo/problem.yaml",
         with(kMinimal, "input: {x: 1.0, xs: [1, 2]}", "input: {x: -.inf, xs: [.inf, -.inf, .nan, +.inf, .Inf, -3e2]}"));
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   const nlohmann::json& input = problem.samples[0].input;
   EXPECT_EQ(input["x"].get<double>(), -INFINITY);
   const nlohmann::json& xs = input["xs"];
@@ -263,7 +268,7 @@ TEST_F(SpecTest, UntypedScalarsAreWhatTheySpell) {
         "    input: {m: [[1]]}\n"
         "    expect: {int: -7, real: 2.5, exp: 1e3, inf: -.inf, nan: .nan, word: abc, quoted: \"12\",\n"
         "             flag: true, big: 99999999999999999999, list: [1, 0.5, x]}\n");
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   ASSERT_EQ(problem.hidden.size(), 1u);
   const nlohmann::json& got = *problem.hidden[0].expect;
   EXPECT_TRUE(got["int"].is_number_integer());
@@ -286,19 +291,20 @@ TEST_F(SpecTest, GeneratorsExpandDeterministically) {
   write("demo/problem.yaml",
         with(kMinimal, "input: {x: 1.0, xs: [1, 2]}",
              "input: {x: 1.0, xs: {generate: arange, n: 4, start: 1.5, step: -0.5, set: {2: -.inf}}}"));
-  Problem problem = load_problem("demo", checker_case_rules());
+  Problem problem = load_problem(demo_package(), checker_case_rules());
   EXPECT_TRUE(is_generated(problem.samples[0].input["xs"])) << "kept as a description until a case runs";
   EXPECT_EQ(materialize_input(problem.samples[0].input)["xs"], nlohmann::json({1.5, 1.0, -INFINITY, 0.0}));
 
   write("demo/problem.yaml", with(kMinimal, "input: {x: 1.0, xs: [1, 2]}",
                                   "input: {x: 1.0, xs: {generate: uniform, n: 1000, seed: 7, low: -8, high: 8}}"));
-  const nlohmann::json first = materialize_input(load_problem("demo", checker_case_rules()).samples[0].input)["xs"];
+  const nlohmann::json first =
+      materialize_input(load_problem(demo_package(), checker_case_rules()).samples[0].input)["xs"];
   ASSERT_EQ(first.size(), 1000u);
   for (const auto& v : first) {
     EXPECT_GE(v.get<double>(), -8.0);
     EXPECT_LT(v.get<double>(), 8.0);
   }
-  EXPECT_EQ(materialize_input(load_problem("demo", checker_case_rules()).samples[0].input)["xs"], first)
+  EXPECT_EQ(materialize_input(load_problem(demo_package(), checker_case_rules()).samples[0].input)["xs"], first)
       << "the same seed gives the same values";
 }
 
@@ -518,7 +524,7 @@ TEST_F(SpecTest, CaseFileErrorsNameTheCaseFile) {
 
 TEST_F(SpecTest, MissingProblemFileIsNamed) {
   try {
-    load_problem("demo", checker_case_rules());
+    load_problem(demo_package(), checker_case_rules());
     FAIL() << "loaded a problem without problem.yaml";
   } catch (const SpecError& error) {
     EXPECT_EQ(error.message, "demo/problem.yaml: cannot read the file");

@@ -66,7 +66,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   static const FuzzRules rules;
   try {
-    judge::Problem problem = judge::load_problem(package().string(), rules);
+    static const judge::Paths paths = [] {
+      judge::Paths in_scratch;
+      in_scratch.problems_dir = package().parent_path().string();
+      return in_scratch;
+    }();
+    judge::Problem problem = judge::load_problem(judge::package_of(paths, package().filename().string()), rules);
     for (const judge::TestCase* test : problem.cases()) (void)judge::with_inputs_expanded(*test);
   } catch (const judge::SpecError& error) {
     if (error.message.find("cases.yaml") == std::string::npos &&

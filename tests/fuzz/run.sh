@@ -27,7 +27,7 @@ sources_of() {
   case "$1" in
     wire_format) echo "$root/judge/src/run/wire_format.cpp" ;;
     case_file)
-      echo "$root"/judge/src/package/{problem,typed_values,value_type,yaml_reader,yaml_duplicate_keys,yaml_syntax_error}.cpp \
+      echo "$root"/judge/src/package/{layout,problem,typed_values,value_type,yaml_reader,yaml_duplicate_keys,yaml_syntax_error}.cpp \
         "$root"/judge/src/util/{text,files}.cpp ;;
     *) echo "unknown fuzz target '$1'" >&2; exit 2 ;;
   esac

@@ -88,7 +88,7 @@ class Validator {
     if (!fs::is_regular_file(package_.spec_file))
       return add(false, fmt::format("problems/{}/problem.yaml exists", slug_),
                  "create it (judge new " + slug_ + " scaffolds a whole package)");
-    problem_ = load_problem(package_.problem_dir, checker_case_rules());
+    problem_ = load_problem(package_, checker_case_rules());
     add(true, fmt::format("spec and cases load: {} sample and {} hidden cases", problem_.samples.size(),
                           problem_.hidden.size()));
     if (problem_.samples.empty() || problem_.hidden.empty())

@@ -22,7 +22,7 @@ class SolutionCommand : public Command {
 
   int run(const CommandContext& context) override {
     Problem problem = ProblemCatalog(context.paths).load(slug_);
-    Package package = package_of(context.paths, problem.slug);
+    const Package& package = problem.package;
     bool solved = progress_of(context.paths, problem.slug) == Progress::kSolved;
     if (!solved && !force_) {
       fmt::print(stderr,

@@ -161,7 +161,7 @@ std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& 
 BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std::string& solution_file,
                           const std::string& display_name, const BuildOptions& options) {
   BuildOutcome outcome;
-  const Package package = package_of(paths, problem.slug);
+  const Package& package = problem.package;
   std::optional<std::string> adapter = read_file(package.adapter);
   if (!adapter)
     throw JudgeFault{fmt::format("{}: no adapter for problem '{}'", display_path(package.adapter), problem.slug)};

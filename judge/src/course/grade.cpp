@@ -124,11 +124,11 @@ GradeRow row_from_result(const ProblemResult& result) {
 // files, the reference, the adapter and its learner bindings, the harness
 // and the judge itself. A stored row with another key is stale.
 std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize, bool shrink) {
-  const Package package = package_of(paths, problem.slug);
+  const Package& package = problem.package;
   Fingerprint key;
   key.add("grade-v2");
   key.add(problem.slug);
-  key.add_tree(problem.dir);
+  key.add_tree(problem.package.problem_dir);
   key.add_file(package.reference);
   key.add_file(package.adapter);
   key.add_file(package.learner_bindings);
@@ -411,8 +411,7 @@ int grade_folder(const Paths& paths, const GradeOptions& options) {
   if (!queue.empty()) {
     // Build the reference once, before the workers all want it; a broken
     // reference stops the whole run (exit 2), not each submission.
-    BuildOutcome reference =
-        build_runner(paths, problem, package_of(paths, problem.slug).reference, "reference solution");
+    BuildOutcome reference = build_runner(paths, problem, problem.package.reference, "reference solution");
     if (!reference.ok)
       throw JudgeFault{
           fmt::format("{}: the reference solution does not compile:\n{}", problem.slug, reference.diagnostics)};

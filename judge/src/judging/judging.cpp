@@ -41,7 +41,7 @@ CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, con
 // on `cases`), on the result and on each case they explain.
 void add_hints(const Paths& paths, const Problem& problem, const std::vector<const TestCase*>& cases,
                ProblemResult* outcome) {
-  std::optional<SolutionsIndex> index = load_solutions_index(package_of(paths, problem.slug));
+  std::optional<SolutionsIndex> index = load_solutions_index(problem.package);
   if (!index) return;
   HintFinder finder(paths, problem, *index);
   outcome->hints = finder.explain(cases, outcome->tests);
@@ -61,7 +61,7 @@ bool wants_preview(const JudgeRequest& request) {
 BuiltRunners build_runners(const Paths& paths, const Problem& problem, const JudgeRequest& request) {
   if (!fs::is_regular_file(request.solution_file))
     throw JudgeFault{fmt::format("{}: no such file", request.display_name)};
-  std::string reference_file = package_of(paths, problem.slug).reference;
+  std::string reference_file = problem.package.reference;
   if (!fs::is_regular_file(reference_file))
     throw JudgeFault{fmt::format("{}: the problem has no reference solution", reference_file)};
   if (request.on_progress) request.on_progress("compiling");

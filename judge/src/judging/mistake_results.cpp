@@ -17,8 +17,8 @@ using nlohmann::json;
 std::string mistake_problem_key(const Problem& problem) {
   Fingerprint key;
   key.add("mistake-results-v1");
-  key.add_tree(problem.dir);             // the spec and every case file
-  key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
+  key.add_tree(problem.package.problem_dir);  // the spec and every case file
+  key.add_file_stamp("/proc/self/exe");       // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
   return key.hex();
 }

@@ -10,7 +10,7 @@ Problem ProblemCatalog::load(const std::string& slug) const {
 }
 
 std::vector<Problem> ProblemCatalog::load_all(std::vector<BrokenProblem>* broken) const {
-  return load_all_problems(paths_.problems_dir, checker_case_rules(), broken);
+  return load_all_problems(paths_, checker_case_rules(), broken);
 }
 
 }  // namespace judge

@@ -33,8 +33,8 @@ std::string result_cache_key(const Paths& paths, const Problem& problem, const s
   Fingerprint key;
   key.add(learner_binary);  // named by the hash of everything compiled into it
   key.add(reference_binary);
-  key.add_tree(problem.dir);                                               // spec, stub and every case file
-  if (hints) key.add_tree(package_of(paths, problem.slug).solutions_dir);  // the known mistakes
+  key.add_tree(problem.package.problem_dir);               // spec, stub and every case file
+  if (hints) key.add_tree(problem.package.solutions_dir);  // the known mistakes
   if (shrink_budget_ms > 0) key.add(fmt::format("shrink {}", shrink_budget_ms));
   key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());

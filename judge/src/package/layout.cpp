@@ -1,8 +1,6 @@
 // Package paths and finding a problem by slug.
 #include "package/layout.hpp"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <algorithm>
 #include <filesystem>
 
@@ -31,13 +29,6 @@ bool is_problem(const Paths& paths, const std::string& slug) {
   if (slug.empty() || slug.find('/') != std::string::npos || slug == "." || slug == "..") return false;
   std::error_code error;
   return fs::is_regular_file(package_of(paths, slug).spec_file, error);
-}
-
-Problem load_problem_by_slug(const Paths& paths, const std::string& slug, const CaseRules& rules) {
-  if (!is_problem(paths, slug))
-    throw JudgeFault{fmt::format("unknown problem '{}'; the problems are: {}", slug,
-                                 fmt::join(problem_slugs(paths.problems_dir), ", "))};
-  return load_problem(package_of(paths, slug).problem_dir, rules);
 }
 
 std::vector<std::string> problem_slugs(const std::string& problems_dir) {

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "package/problem.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -38,10 +37,6 @@ Package package_of(const Paths& paths, const std::string& slug);
 // True when `slug` is a problem under paths.problems_dir: a plain name
 // whose problem.yaml exists.
 bool is_problem(const Paths& paths, const std::string& slug);
-
-// The problem `slug`. Throws JudgeFault "unknown problem 'x'; the problems
-// are: ..." when there is none, SpecError when its files are malformed.
-Problem load_problem_by_slug(const Paths& paths, const std::string& slug, const CaseRules& rules);
 
 // The slugs of the problems under `problems_dir` (directories with a
 // problem.yaml), sorted by name; read without parsing any problem.

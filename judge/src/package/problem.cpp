@@ -335,12 +335,12 @@ TestCase with_inputs_expanded(const TestCase& test) {
   return expanded;
 }
 
-Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
+Problem load_problem(const Package& package, const CaseRules& rules) {
   Problem problem;
-  problem.dir = problem_dir;
-  problem.slug = fs::path(problem_dir).filename().string();
-  problem.spec_file = (fs::path(problem_dir) / "problem.yaml").string();
-  const std::string& file = problem.spec_file;
+  problem.package = package;
+  problem.slug = package.slug;
+  const std::string& problem_dir = package.problem_dir;
+  const std::string& file = package.spec_file;
   YAML::Node root = load_yaml_file(file);
   MapReader spec(
       root, file, "problem",
@@ -363,15 +363,22 @@ Problem load_problem(const std::string& problem_dir, const CaseRules& rules) {
   return problem;
 }
 
-std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules,
-                                       std::vector<BrokenProblem>* broken) {
+Problem load_problem_by_slug(const Paths& paths, const std::string& slug, const CaseRules& rules) {
+  if (!is_problem(paths, slug))
+    throw JudgeFault{fmt::format("unknown problem '{}'; the problems are: {}", slug,
+                                 fmt::join(problem_slugs(paths.problems_dir), ", "))};
+  return load_problem(package_of(paths, slug), rules);
+}
+
+std::vector<Problem> load_all_problems(const Paths& paths, const CaseRules& rules, std::vector<BrokenProblem>* broken) {
+  const std::string& problems_dir = paths.problems_dir;
   std::vector<Problem> problems;
   if (!fs::is_directory(problems_dir))
     throw SpecError{fmt::format("{}: no such directory", display_path(problems_dir))};
   for (const auto& entry : fs::directory_iterator(problems_dir)) {
     if (!fs::is_regular_file(entry.path() / "problem.yaml")) continue;
     try {
-      problems.push_back(load_problem(entry.path().string(), rules));
+      problems.push_back(load_problem(package_of(paths, entry.path().filename().string()), rules));
     } catch (const SpecError& error) {
       if (!broken) throw;
       broken->push_back({entry.path().filename().string(), error.message});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "package/layout.hpp"
 #include "package/tolerance.hpp"
 #include "package/value_type.hpp"
 #include "util/errors.hpp"
@@ -117,8 +118,7 @@ struct Problem {
   std::optional<MarginRule> margin;
   std::vector<TestCase> samples;
   std::vector<TestCase> hidden;
-  std::string dir;        // problems/<slug>
-  std::string spec_file;  // problems/<slug>/problem.yaml
+  Package package;  // its files: problem.yaml, the cases, the reference, the adapter, ...
 
   const Operation* find_op(const std::string& name) const;
   // Samples first, then hidden cases in file order.
@@ -147,9 +147,13 @@ class CaseRules {
 // replaced by their values (materialize_input), as a checker gets it.
 TestCase with_inputs_expanded(const TestCase& test);
 
-// Loads problems/<slug>, checking each case against `rules`. Throws
-// SpecError with "file:line:column: message".
-Problem load_problem(const std::string& problem_dir, const CaseRules& rules);
+// Loads the problem of `package` (package/layout.hpp), checking each case
+// against `rules`. Throws SpecError with "file:line:column: message".
+Problem load_problem(const Package& package, const CaseRules& rules);
+
+// The problem `slug`. Throws JudgeFault "unknown problem 'x'; the problems
+// are: ..." when there is none, SpecError when its files are malformed.
+Problem load_problem_by_slug(const Paths& paths, const std::string& slug, const CaseRules& rules);
 
 // A problem that could not be loaded: its folder's name and why.
 struct BrokenProblem {
@@ -157,10 +161,10 @@ struct BrokenProblem {
   std::string error;  // "file:line:column: message"
 };
 
-// Every problem under `problems_dir`, in course order (by `order`, then
-// slug). Throws SpecError when a problem.yaml cannot be read, unless
+// Every problem under `paths.problems_dir`, in course order (by `order`,
+// then slug). Throws SpecError when a problem.yaml cannot be read, unless
 // `broken` is given: then the others load and each that fails is listed there.
-std::vector<Problem> load_all_problems(const std::string& problems_dir, const CaseRules& rules,
+std::vector<Problem> load_all_problems(const Paths& paths, const CaseRules& rules,
                                        std::vector<BrokenProblem>* broken = nullptr);
 
 }  // namespace judge

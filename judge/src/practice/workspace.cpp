@@ -100,7 +100,7 @@ std::string solution_to_judge(const Paths& paths, const std::string& slug, const
 bool start_problem(const Paths& paths, const Problem& problem) {
   std::string target = workspace_file(paths, problem.slug);
   if (fs::exists(target)) return false;
-  std::string stub = package_of(paths, problem.slug).stub;
+  std::string stub = problem.package.stub;
   std::error_code error;
   fs::create_directories(paths.workspace_dir, error);
   if (error) throw JudgeFault{fmt::format("{}: cannot create the workspace: {}", paths.workspace_dir, error.message())};

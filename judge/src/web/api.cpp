@@ -186,7 +186,7 @@ ApiReply api_solution(const Paths& paths, const std::string& slug, bool force) {
       return refusal(403, fmt::format("{} is not solved in this workspace yet: solve it first, or see the reference "
                                       "anyway, which spoils the problem",
                                       problem.slug));
-    Package package = package_of(paths, problem.slug);
+    const Package& package = problem.package;
     std::optional<std::string> reference = read_file(package.reference);
     if (!reference) return refusal(500, fmt::format("{}: the problem has no reference solution", package.reference));
     std::optional<std::string> explanation = read_file(package.explanation);
