@@ -157,7 +157,7 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     outcome.message = runners.learner.diagnostics;
     return outcome;
   }
-  const std::string cache_key = result_cache_key(paths, problem, runners.learner.binary, runners.reference.binary,
+  const std::string cache_key = result_cache_key(problem, runners.learner.binary, runners.reference.binary,
                                                  request.hints, request.shrink_budget_ms);
   if (request.use_result_cache)
     if (std::optional<ProblemResult> cached = answer_from_cache(paths, problem, request, cache_key)) return *cached;

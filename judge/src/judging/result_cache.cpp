@@ -28,7 +28,7 @@ bool is_result_name(const std::string& name) {
 }
 }  // namespace
 
-std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
+std::string result_cache_key(const Problem& problem, const std::string& learner_binary,
                              const std::string& reference_binary, bool hints, double shrink_budget_ms) {
   Fingerprint key;
   key.add(learner_binary);  // named by the hash of everything compiled into it

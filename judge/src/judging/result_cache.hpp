@@ -15,7 +15,7 @@ namespace judge {
 // The key for judging `learner_binary` against `problem` with
 // `reference_binary` (both already keyed by content), hints on or off and
 // the shrinking budget (0: off).
-std::string result_cache_key(const Paths& paths, const Problem& problem, const std::string& learner_binary,
+std::string result_cache_key(const Problem& problem, const std::string& learner_binary,
                              const std::string& reference_binary, bool hints, double shrink_budget_ms);
 
 // The stored result for `key`, marked used now; nullopt when there is none
