@@ -83,6 +83,25 @@ TEST(Diagnostics, LongOutputIsCappedInLinesAndInLineLength) {
   EXPECT_LT(out.size(), 10000u);
 }
 
+TEST(Diagnostics, AMainOfTheLearnersIsExplainedInsteadOfTheLinkersWords) {
+  for (const char* quoted : {"`main'", "'main'", "\u2018main\u2019"}) {
+    const std::string raw = std::string(
+                                "/usr/bin/ld.gold: error: ../inputs-1f/libjudge_harness.a(main.o): multiple "
+                                "definition of ") +
+                            quoted +
+                            "\n/usr/bin/ld.gold: /judge/builds/scratch/work/cc1.o: previous definition here\n"
+                            "collect2: error: ld returned 1 exit status\n";
+    std::string out = filter_diagnostics(raw, context());
+    EXPECT_TRUE(has(out, "workspace/top_p.hpp defines main()")) << quoted << ": " << out;
+    EXPECT_FALSE(has(out, "ld.gold") || has(out, "libjudge_harness") || has(out, "scratch")) << out;
+  }
+  // Another multiple definition is the linker's to tell.
+  std::string other = filter_diagnostics(
+      "/usr/bin/ld.gold: error: a.o: multiple definition of 'helper()'\ncollect2: error: ld returned 1 exit status\n",
+      context());
+  EXPECT_FALSE(has(other, "defines main()")) << other;
+}
+
 TEST(Diagnostics, OutputItDoesNotRecognizeIsShownRatherThanNothing) {
   const std::string out =
       filter_diagnostics("collect2: fatal error: ld terminated with signal 9 [Killed]\n", context());

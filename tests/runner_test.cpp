@@ -354,6 +354,15 @@ TEST(CompileErrors, AWrongSignatureShowsTheExpectedDeclarations) {
   }
 }
 
+TEST(CompileErrors, AMainLeftInTheSolutionIsExplainedWithoutTheLinkersPaths) {
+  ProblemResult result = judge_fixture("defines_main.hpp");
+  EXPECT_EQ(verdict_name(result.verdict), "compile_error");
+  EXPECT_NE(result.message.find("fixtures/temperature/defines_main.hpp defines main()"), std::string::npos)
+      << result.message;
+  for (const char* raw : {"ld.gold", "/usr/bin/ld", "libjudge_harness", "scratch", "collect2", ".o:"})
+    EXPECT_EQ(result.message.find(raw), std::string::npos) << raw << " in:\n" << result.message;
+}
+
 TEST(MissingSolution, IsTheJudgesFaultNotAVerdict) {
   JudgeRequest request;
   request.solution_file = fixture("does_not_exist.hpp");

@@ -112,9 +112,23 @@ std::vector<std::string> refused_files(const std::vector<Block>& blocks, const D
   }
   return refused;
 }
+
+// True when the link failed because the solution defines main(), which the
+// harness already has: the linker's words name the harness's archive and a
+// scratch object, none of which the learner knows.
+bool defines_main(const std::string& raw) {
+  for (const char* quoted : {"`main'", "'main'", "\u2018main\u2019"})
+    if (raw.find(std::string("multiple definition of ") + quoted) != std::string::npos) return true;
+  return false;
+}
 }  // namespace
 
 std::string filter_diagnostics(const std::string& raw, const DiagnosticsContext& context) {
+  if (defines_main(raw))
+    return fmt::format(
+        "{} defines main(): remove it, the harness has the main that calls your functions.\n"
+        "To try them by hand, call them from a .cpp file of your own that includes this header.\n",
+        context.solution_display);
   bool mentions_adapter = false;
   std::vector<Block> blocks = parse_blocks(raw);
   std::vector<std::string> kept = kept_lines(blocks, context, &mentions_adapter);
