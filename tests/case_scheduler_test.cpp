@@ -198,6 +198,7 @@ TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
       },
       [&](std::size_t, TestResult& result) {
         EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+        EXPECT_EQ(result.not_run, messages.size() >= 3) << "case " << messages.size();
         messages.push_back(result.message);
       });
   EXPECT_EQ(judged, 3);
@@ -228,7 +229,9 @@ TEST(ScheduleCases, ARunnerThatNeverGotReadyStopsTheCasesNotStartedYet) {
   EXPECT_EQ(judged, 2);
   ASSERT_EQ(reported.size(), 6u);
   EXPECT_EQ(reported[0].verdict, Verdict::kAccepted);
+  EXPECT_FALSE(reported[1].not_run) << "the case whose runner never got ready ran";
   for (std::size_t i = 2; i < 6; ++i) {
+    EXPECT_TRUE(reported[i].not_run);
     EXPECT_EQ(reported[i].verdict, Verdict::kRuntimeError);
     EXPECT_EQ(reported[i].failure_kind, "signal:6");
     EXPECT_EQ(reported[i].message,

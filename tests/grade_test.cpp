@@ -220,6 +220,38 @@ TEST(GradeCsv, QuotesCellsThatNeedIt) {
             "\"a,b.hpp\",wrong_answer,1,2,0.500,case,\"said \"\"no\"\"\nthen stopped\"\r\n");
 }
 
+// Cases run out of file order: after three time-outs the rest are not run,
+// and a case early in the file (a sample) may be among them. The row names
+// the case that timed out, not one that never ran.
+TEST(GradeRow, NamesTheFirstCaseThatFailedWhenItRanNotOneNeverRun) {
+  auto test = [](const std::string& name, Verdict verdict, bool not_run, const std::string& message) {
+    TestResult result;
+    result.name = name;
+    result.verdict = verdict;
+    result.not_run = not_run;
+    result.message = message;
+    return result;
+  };
+  ProblemResult result;
+  result.verdict = Verdict::kTimeLimitExceeded;
+  result.tests = {test("sample_one", Verdict::kTimeLimitExceeded, true, "not run: 3 other cases exceeded"),
+                  test("small", Verdict::kAccepted, false, ""),
+                  test("large", Verdict::kTimeLimitExceeded, false, "no reply after 2000 ms of CPU time"),
+                  test("larger", Verdict::kTimeLimitExceeded, false, "no reply after 2000 ms of CPU time")};
+  GradeRow row = row_from_result(result);
+  EXPECT_EQ(row.first_failing_case, "large");
+  EXPECT_EQ(row.message, "no reply after 2000 ms of CPU time");
+  EXPECT_EQ(row.passed, 1u);
+  EXPECT_EQ(row.total, 4u);
+
+  // When nothing that ran failed, a case never run is still named.
+  result.tests = {test("a", Verdict::kAccepted, false, ""), test("b", Verdict::kRuntimeError, true, "not run: ...")};
+  EXPECT_EQ(row_from_result(result).first_failing_case, "b");
+  // Among cases that ran, the first in file order.
+  result.tests = {test("x", Verdict::kWrongAnswer, false, "x wrong"), test("y", Verdict::kWrongAnswer, false, "y")};
+  EXPECT_EQ(row_from_result(result).first_failing_case, "x");
+}
+
 TEST(FindSubmissions, TakesSolutionFilesOnly) {
   fs::path dir = fs::temp_directory_path() / ("judge-find-submissions-" + std::to_string(getpid()));
   fs::create_directories(dir / "sub");

@@ -91,17 +91,22 @@ void parse_shard(const std::string& text, GradeOptions* options) {
   options->shard_count = count;
 }
 
-namespace {
 GradeRow row_from_result(const ProblemResult& result) {
   GradeRow row;
   row.verdict = verdict_name(result.verdict);
   row.total = result.tests.size();
+  // The first case that failed when it ran; one that was never run only
+  // when nothing ran and failed (the cases run out of order, so a case
+  // early in the file may not have run after later ones timed out).
+  const TestResult* first_failure = nullptr;
   for (const TestResult& test : result.tests) {
     row.passed += test.verdict == Verdict::kAccepted;
-    if (row.first_failing_case.empty() && test.verdict != Verdict::kAccepted) {
-      row.first_failing_case = test.name;
-      row.message = capped(test.message);
-    }
+    if (test.verdict != Verdict::kAccepted && (!first_failure || (first_failure->not_run && !test.not_run)))
+      first_failure = &test;
+  }
+  if (first_failure) {
+    row.first_failing_case = first_failure->name;
+    row.message = capped(first_failure->message);
   }
   if (result.verdict == Verdict::kCompileError) {
     // The first error, for a spreadsheet cell; the whole output is in the result file.
@@ -120,6 +125,7 @@ GradeRow row_from_result(const ProblemResult& result) {
   return row;
 }
 
+namespace {
 // What decides a submission's row besides its own bytes: the problem's
 // files, the reference, the adapter and its learner bindings, the harness
 // and the judge itself. A stored row with another key is stale.

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "package/verdict.hpp"
 #include "util/paths.hpp"
 
 namespace judge {
@@ -67,6 +68,11 @@ struct GradeRow {
   std::string message;  // the first failing case's message, the compiler's, or the judge's error
   std::string key;      // what the result was computed from (see above)
 };
+
+// The row of a judged submission (without its name, seconds and key):
+// its verdict, cases passed of all, and the first case that failed when it
+// ran, with its message (a case never run only if no case that ran failed).
+GradeRow row_from_result(const ProblemResult& result);
 
 // The submissions in `dir` (regular files and symbolic links with a
 // solution's extension, not hidden), sorted by name. Throws JudgeFault when

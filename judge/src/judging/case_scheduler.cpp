@@ -54,6 +54,7 @@ constexpr unsigned kMaxParallelRunners = 4;
 TestResult not_run(const TestCase& test, int timeouts) {
   TestResult result = start_result(test);
   result.verdict = Verdict::kTimeLimitExceeded;
+  result.not_run = true;
   result.message = fmt::format("not run: {} other cases exceeded their time limit", timeouts);
   return result;
 }
@@ -65,6 +66,7 @@ TestResult not_run_after(const TestCase& test, const std::string& failed_case, c
   result.verdict = failed.verdict;
   result.failure_kind = failed.failure_kind;
   result.runner_never_ready = true;
+  result.not_run = true;
   result.message = fmt::format(
       "not run: in case {} your runner {} before it could serve any case (in static initialization, before "
       "main), as it would again",

@@ -48,6 +48,7 @@ json test_to_json(const TestResult& test, ResultForm form) {
     out["returned"] = returned_excerpt(test.returned);
     out["slowest_call_ms"] = test.slowest_call_ms;
     out["hint"] = test.hint;
+    out["not_run"] = test.not_run;
     return out;
   }
   if (!test.hint.empty()) out["hint"] = test.hint;
@@ -147,6 +148,7 @@ TestResult test_from_json(const json& data) {
   test.returned = data.at("returned");
   test.slowest_call_ms = data.at("slowest_call_ms");
   test.hint = data.at("hint");
+  test.not_run = data.at("not_run");
   return test;
 }
 

@@ -47,6 +47,10 @@ struct TestResult {
   // (in the learner's static initializers): every other case would fail
   // the same way, so they are not run.
   bool runner_never_ready = false;
+  // The case was never run (after too many time-outs, or after a runner
+  // that never got ready): its verdict is the one that stopped the rest,
+  // and it earns nothing, but it is not the case to name as the failure.
+  bool not_run = false;
 };
 
 // A known mistake that explains some of a solution's failures: its words
