@@ -133,6 +133,11 @@ TEST(PracticeLoop, TheUntouchedStubFailsInAFewLines) {
   ASSERT_EQ(result["tests"].size(), 5u);
   for (const auto& test : result["tests"])
     EXPECT_EQ(test["message"], "uncaught exception std::logic_error: not implemented yet");
+  // Each of the four counted is named, whole, in the text.
+  for (std::size_t i = 1; i < result["tests"].size(); ++i) {
+    std::string name = result["tests"][i]["name"];
+    EXPECT_EQ(count_of(run.out, name), 1u) << name << " in:\n" << run.out;
+  }
 }
 
 TEST(PracticeLoop, TextKeepsWithinTheWidthAndSaysTheToleranceOnce) {

@@ -195,9 +195,9 @@ class TextReporter : public Reporter {
   }
 
  private:
-  // Failures that repeat an earlier one's verdict and message: how many.
+  // Failures that repeat an earlier one's verdict and message: their names.
   struct Repeat {
-    std::size_t more = 0;
+    std::vector<std::string> more;
   };
 
   void show_progress() {
@@ -207,8 +207,10 @@ class TextReporter : public Reporter {
   // True (and counted) when `test` failed exactly as an earlier case did.
   bool repeated(const TestResult& test) {
     auto [entry, added] = repeats_.try_emplace({verdict_name(test.verdict), test.message});
-    if (added) order_.push_back(entry);
-    entry->second.more += added ? 0 : 1;
+    if (added)
+      order_.push_back(entry);
+    else
+      entry->second.more.push_back(test.name);
     return !added;
   }
 
@@ -219,11 +221,13 @@ class TextReporter : public Reporter {
     std::string where = fmt::format("  {}  {:<6} ", mark, test.hidden ? "hidden" : "sample");
     std::string name = terminal_safe(test.name), time = fmt::format("{:.1f} ms", test.time_ms);
     std::string verdict = ok ? "" : "  " + verdict_name(test.verdict);
-    std::size_t fixed = plain_size(where) + 2 + time.size() + verdict.size();
     std::string line = fmt::format("{}{:<40} {:>12}{}", where, name, time, verdict);
-    if (plain_size(line) > width_)
-      line = fmt::format("{}{}  {}{}", where, fit_characters(name, std::max<std::size_t>(width_, fixed + 8) - fixed),
-                         time, verdict);
+    if (plain_size(line) > width_) {
+      // Never cut a name (a learner looks the case up by it): too long
+      // for the line, it goes whole on a line of its own.
+      std::string compact = fmt::format("{}{}  {}{}", where, name, time, verdict);
+      line = plain_size(compact) <= width_ ? compact : fmt::format("{}{}\n        {}{}", where, name, time, verdict);
+    }
     fmt::print(out_, "{}\n", line);
     if (ok) {
       if (!test.message.empty()) fmt::print(out_, "{}", labelled("note: ", test.message, width_, kMessageLines));
@@ -292,13 +296,17 @@ class TextReporter : public Reporter {
   void print_repeats() {
     for (auto entry : order_) {
       const Repeat& repeat = entry->second;
-      if (repeat.more == 0) continue;
+      if (repeat.more.empty()) continue;
       const std::string& message = entry->first.second;
-      std::string line =
-          fit_characters(fmt::format("  FAIL  {} more case{}: {}", repeat.more, repeat.more == 1 ? "" : "s",
-                                     terminal_safe(message.substr(0, message.find('\n')))),
-                         width_);
+      std::string line = fit_characters(
+          fmt::format("  FAIL  {} more case{}: {}", repeat.more.size(), repeat.more.size() == 1 ? "" : "s",
+                      terminal_safe(message.substr(0, message.find('\n')))),
+          width_);
       fmt::print(out_, "{}\n", line.replace(2, 4, paint(colour_, Tone::kFail, "FAIL")));
+      // Every one named, whole: a learner looks a case up by its name.
+      fmt::print(
+          out_, "{}",
+          hanging("        ", "        ", fmt::format("{}", fmt::join(repeat.more, ", ")), width_, repeat.more.size()));
     }
     order_.clear();
   }
