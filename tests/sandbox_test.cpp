@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -350,6 +351,16 @@ const std::vector<Hostile> kHostiles = {
     Hostile{"temperature/segfault.hpp", {"runtime_error"}, {}},
     Hostile{"temperature/aborts.hpp", {"runtime_error"}, {}},
     Hostile{"hostile/overflows_stack.hpp", {"runtime_error"}, {}},
+    // addr2line reads the crash's debug information, which the file wrote:
+    // each run is capped (256 MiB), so the judge's largest descendant stays
+    // far below the 450 MB an unbounded run takes.
+    Hostile{"hostile/crafts_costly_debug_information.hpp",
+            {"runtime_error"},
+            {},
+            {},
+            "killed by SIGSEGV",
+            "temperature",
+            330},
     Hostile{"temperature/throws_int.hpp", {"runtime_error"}, {}},
     Hostile{"temperature/exits_in_call.hpp", {"runtime_error"}, {}},
     Hostile{"temperature/exits_in_static_init.hpp", {"runtime_error"}, {}},
@@ -430,6 +441,9 @@ const std::vector<Hostile> kHostiles = {
             "the system call keyctl is not allowed"},
     // Threads are capped, whatever user the runner has.
     Hostile{"hostile/spawns_threads_without_end.hpp", {"accepted"}, {"process cap"}},
+    // A thread kept alive holds its runner's user id: no classmate's compile
+    // or runner gets that id (and its process cap) while it lives.
+    Hostile{"hostile/keeps_threads_alive.hpp", {"accepted"}, {"process cap"}},
     // Its cgroup is the root of its own cgroup namespace, its /tmp its own.
     Hostile{"hostile/reads_the_judges_cgroup_and_pid.hpp", {"accepted"}, {"private root"}}};
 
@@ -458,40 +472,53 @@ std::string hostile_name(const ::testing::TestParamInfo<Hostile>& info) {
 INSTANTIATE_TEST_SUITE_P(Hostile, SandboxTest, ::testing::ValuesIn(kHostiles), hostile_name);
 INSTANTIATE_TEST_SUITE_P(Previewed, SandboxTest, ::testing::ValuesIn(previewed_hostiles()), hostile_name);
 
-// The same fixtures as one class through `judge grade`, two at a time:
-// each row gets its fixture's verdict, no result holds an escape, and
-// nothing is left behind or connected to.
-TEST(HostileClass, GradedTogetherEachGetsItsVerdictAndNothingEscapes) {
-  const std::string mark = "judge-hostile-class-" + std::to_string(getpid());
+// Each problem's fixtures as one class through `judge grade`, two at a
+// time, with two innocent classmates (the reference): each row gets its
+// fixture's verdict, the classmates are accepted whatever ran beside them,
+// no result holds an escape, and nothing is left behind or connected to.
+// The mark in a comment at the end makes every file new to the result cache.
+class HostileClass : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostileClass, GradedTogetherEachGetsItsVerdictAndNothingEscapes) {
+  const std::string problem = GetParam();
+  const std::string mark = "judge-hostile-class-" + problem + "-" + std::to_string(getpid());
   Bait bait(mark);
   ASSERT_TRUE(bait.bound()) << std::strerror(errno);
   fs::path dir = fs::temp_directory_path() / mark;
   fs::remove_all(dir);
   fs::create_directories(dir / "class");
-  std::map<std::string, const Hostile*> graded;  // by file name
+  const std::vector<std::string> accepted = {"accepted"};
+  std::map<std::string, const std::vector<std::string>*> expected;  // verdicts by file name
   for (const Hostile& hostile : kHostiles) {
-    if (hostile.problem != "temperature" || !missing_protection(hostile.needs).empty()) continue;
+    if (hostile.problem != problem || !missing_protection(hostile.needs).empty()) continue;
     std::string name = fs::path(hostile.file).stem().string() + ".hpp";
-    std::ofstream(dir / "class" / name) << hostile_source(hostile, mark, bait);
-    graded[name] = &hostile;
+    std::ofstream(dir / "class" / name) << hostile_source(hostile, mark, bait) << "\n// " << mark << "\n";
+    expected[name] = &allowed_verdicts(hostile);
   }
-  ASSERT_GT(graded.size(), 10u);
+  ASSERT_FALSE(expected.empty());
+  const std::string reference =
+      judge::read_file_or_empty((fs::path(JUDGE_SOURCE_DIR) / "solutions" / problem / "reference.hpp").string());
+  ASSERT_FALSE(reference.empty());
+  for (std::string classmate : {"innocent_1.hpp", "innocent_2.hpp"}) {
+    std::ofstream(dir / "class" / classmate) << reference << "\n// " << mark << " " << classmate << "\n";
+    expected[classmate] = &accepted;
+  }
   JudgeRun run =
-      run_judge({"grade", "temperature", (dir / "class").string(), "--jobs", "2", "--out", (dir / "report").string()});
+      run_judge({"grade", problem, (dir / "class").string(), "--jobs", "2", "--out", (dir / "report").string()});
   EXPECT_EQ(run.status, 0) << run.out.substr(0, 4000) << run.err;
   json summary;
   ASSERT_NO_THROW(summary = json::parse(judge::read_file_or_empty((dir / "report" / "summary.json").string())));
   std::size_t rows = 0;
   for (const json& row : summary.value("submissions", json::array())) {
     std::string name = row.value("submission", "");
-    if (!graded.count(name)) continue;
+    if (!expected.count(name)) continue;
     ++rows;
-    const std::vector<std::string>& verdicts = allowed_verdicts(*graded[name]);
+    const std::vector<std::string>& verdicts = *expected[name];
     std::string verdict = row.value("verdict", "");
     EXPECT_NE(std::find(verdicts.begin(), verdicts.end(), verdict), verdicts.end())
         << name << " got " << verdict << ": " << row.value("message", "");
   }
-  EXPECT_EQ(rows, graded.size()) << "a row is missing: " << summary.dump().substr(0, 2000);
+  EXPECT_EQ(rows, expected.size()) << "a row is missing: " << summary.dump().substr(0, 2000);
   EXPECT_EQ(files_holding(dir / "report", "ESCAPED"), std::vector<std::string>{});
   std::vector<std::string> left;
   for (int i = 0; i < 40; ++i) {
@@ -501,6 +528,54 @@ TEST(HostileClass, GradedTogetherEachGetsItsVerdictAndNothingEscapes) {
   }
   EXPECT_TRUE(left.empty()) << "still running after the grade:\n" << ::testing::PrintToString(left);
   EXPECT_EQ(bait.connected(), "") << "a submission connected";
+  fs::remove_all(dir);
+}
+
+// Every problem that has a hostile fixture.
+std::vector<std::string> hostile_problems() {
+  std::set<std::string> problems;
+  for (const Hostile& hostile : kHostiles) problems.insert(hostile.problem);
+  return {problems.begin(), problems.end()};
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, HostileClass, ::testing::ValuesIn(hostile_problems()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Where no cgroup caps a runner's processes, the kernel counts them per
+// user (RLIMIT_NPROC): classmates that keep their threads alive are graded
+// two at a time beside innocent ones, and had one of them shared its user
+// id with another runner or compile, that one would be refused a fork.
+TEST(KeptThreads, HoldTheirRunnersIdFromEveryClassmate) {
+  if (std::string missing = missing_protection({"runner user"}); !missing.empty())
+    JUDGE_SKIP() << "needs '" << missing << "': without a user of its own a runner shares the judge's";
+  const std::string mark = "judge-kept-threads-" + std::to_string(getpid());
+  Bait bait(mark);
+  fs::path dir = fs::temp_directory_path() / mark;
+  fs::remove_all(dir);
+  fs::create_directories(dir / "class");
+  const Hostile* keeper = nullptr;
+  for (const Hostile& hostile : kHostiles)
+    if (hostile.file == "hostile/keeps_threads_alive.hpp") keeper = &hostile;
+  ASSERT_NE(keeper, nullptr);
+  const std::string reference =
+      judge::read_file_or_empty((fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp").string());
+  // Named so that each keeper is graded beside an innocent classmate; the
+  // mark makes every file new to the result cache.
+  for (int i = 1; i <= 4; ++i) {
+    std::ofstream(dir / "class" / fmt::format("{}_keeper.hpp", 2 * i))
+        << hostile_source(*keeper, mark, bait) << fmt::format("\n// {} {}\n", mark, i);
+    std::ofstream(dir / "class" / fmt::format("{}_innocent.hpp", 2 * i + 1))
+        << reference << fmt::format("\n// {} {}\n", mark, i);
+  }
+  JudgeRun run =
+      run_judge({"grade", "temperature", (dir / "class").string(), "--jobs", "2", "--out", (dir / "report").string()},
+                {std::string(judge::kNoMemoryCgroupVariable) + "=1"});
+  EXPECT_EQ(run.status, 0) << run.out.substr(0, 4000) << run.err;
+  json summary;
+  ASSERT_NO_THROW(summary = json::parse(judge::read_file_or_empty((dir / "report" / "summary.json").string())));
+  ASSERT_EQ(summary.value("submissions", json::array()).size(), 8u) << summary.dump().substr(0, 2000);
+  for (const json& row : summary["submissions"])
+    EXPECT_EQ(row.value("verdict", ""), "accepted") << row.value("submission", "") << ": " << row.value("message", "");
   fs::remove_all(dir);
 }
 
