@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -1258,11 +1259,11 @@ TEST(SequenceChecker, IndependentCallsPassInBothOrdersAndAFreshRunner) {
   FakeRunner learner([](const std::string&, const json& args) { return value(doubled(args["xs"])); });
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kAccepted) << result.message;
-  EXPECT_EQ(learner.stops, 1);
-  EXPECT_EQ(learner.calls, 3 + 2 * 3);  // in order, then reversed and each twice
+  EXPECT_EQ(learner.stops, 2);
+  EXPECT_EQ(learner.calls, 3 + 3 + 2 * 3);  // in order, in order afresh, then afresh reversed and each twice
 }
 
-TEST(SequenceChecker, AMemoKeyedOnACollidingFingerprintIsAWrongAnswer) {
+TEST(SequenceChecker, AMemoKeyedOnACollidingFingerprintIsStateShownInFreshRunners) {
   Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}});
   std::map<std::pair<std::size_t, double>, json> memo;  // keyed on size and first entry
   FakeRunner learner([&](const std::string&, const json& args) {
@@ -1273,13 +1274,72 @@ TEST(SequenceChecker, AMemoKeyedOnACollidingFingerprintIsAWrongAnswer) {
   learner.on_stop = [&] { memo.clear(); };
   TestResult result = f.run(learner);
   EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.failure_kind, "state");
+  EXPECT_EQ(result.message,
+            "input 1 of 2 got two answers: the answer depended on an earlier call, where it must depend on the call's "
+            "own arguments alone (no memo, cache or static state kept between calls)");
+  EXPECT_NE(result.details.find("first:    [2, 4] (input 1 of 2, in the case's order in a fresh runner)"),
+            std::string::npos)
+      << result.details;
+  EXPECT_NE(result.details.find("then:     [2, 6] (input 1 of 2, in a fresh runner (the inputs in reverse order"),
+            std::string::npos)
+      << result.details;
+  // The fresh runners' answers, in call order: what the same memo gives on
+  // any machine, whatever ran before.
+  EXPECT_EQ(result.returned, (json{{2, 4}, {2, 4}, {2, 6}, {2, 6}, {2, 6}, {2, 6}}));
+}
+
+TEST(SequenceChecker, AStaticFromTheFirstCallShowsBecauseTheFreshRunnersStartDifferently) {
+  // The last input has another size than the first: the reversed fresh
+  // runner starts with it.
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 2.0, 3.0}}}, {{"xs", {4.0, 5.0, 6.0}}}});
+  std::optional<double> first_size;  // a "scale" kept from the first call
+  FakeRunner learner([&](const std::string&, const json& args) {
+    if (!first_size) first_size = static_cast<double>(args["xs"].size());
+    json out = doubled(args["xs"]);
+    for (json& x : out) x = x.get<double>() * *first_size / static_cast<double>(args["xs"].size());
+    return value(out);
+  });
+  learner.on_stop = [&] { first_size.reset(); };
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "state") << result.message;
+  EXPECT_EQ(result.message.rfind("input 1 of 3 got two answers", 0), 0u) << result.message;
+}
+
+TEST(SequenceChecker, AComputationWrongEveryTimeIsAWrongAnswerNotState) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}});
+  FakeRunner learner([](const std::string&, const json& args) {
+    json out = doubled(args["xs"]);
+    out[1] = out[1].get<double>() + 1;
+    return value(out);
+  });
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
   EXPECT_EQ(result.failure_kind, "value");
-  EXPECT_EQ(
-      result.message,
-      "input 2 of 2, in the case's order on the runner as earlier cases left it: index 1: expected 6, got 4 (error 2); "
-      "1 of 2 entries wrong; "
-      "the answer depended on an earlier call, where it must depend on the call's own arguments alone (no "
-      "memo, cache or static state kept between calls)");
+  EXPECT_EQ(result.message,
+            "input 1 of 2, in the case's order in a fresh runner: index 1: expected 4, got 5 (error 1); 1 of 2 entries "
+            "wrong (the same answer every time in fresh runners)");
+  EXPECT_EQ(result.returned, (json{2, 5}));
+}
+
+TEST(SequenceChecker, StateKeptFromAnEarlierCaseShowsOnlyOnTheRunnerItLeft) {
+  Fixture f = sequence_fixture({{"xs", {1.0, 2.0}}}, {{{"xs", {1.0, 3.0}}}});
+  // What an earlier case left: a wrong answer for the second input.
+  std::map<double, json> memo = {{3.0, json{0, 0}}};
+  FakeRunner learner([&](const std::string&, const json& args) {
+    double key = args["xs"][1].get<double>();
+    if (!memo.count(key)) memo[key] = doubled(args["xs"]);
+    return value(memo[key]);
+  });
+  learner.on_stop = [&] { memo.clear(); };
+  TestResult result = f.run(learner);
+  EXPECT_EQ(result.failure_kind, "state_across_cases");
+  EXPECT_EQ(result.message.rfind("input 2 of 2 got two answers: the answer depended on an earlier call of an earlier "
+                                 "case",
+                                 0),
+            0u)
+      << result.message;
+  EXPECT_EQ(result.returned, (json{0, 0}));
 }
 
 TEST(SequenceChecker, ASamplerMemoKeyedBySeedDrawsATokenOfProbabilityZero) {

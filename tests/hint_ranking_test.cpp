@@ -39,11 +39,12 @@ TEST(HintRanking, CheapPassesRuleOutAndComparableFailuresAreCompared) {
   const std::vector<TestCase> storage = {
       a_case("cheap_pass", "values"),
       a_case("cheap_fail", "values"),
-      a_case("timed_out", "values"),               // a timeout says nothing about the mistake
+      a_case("timed_out", "values"),               // compared with the mistakes stated too slow only
       a_case("sampler_pass", "distribution"),      // not cheap: not run to rule out
       a_case("sampler_fail", "distribution"),      // costly, compared
       a_case("slow", "performance"),               // failed for slowness
       a_case("timed_wrong_value", "performance"),  // repeats what cheaper cases show
+      a_case("timed_timed_out", "performance"),    // a timeout of a timed case says nothing
   };
   std::vector<const TestCase*> cases;
   for (const TestCase& test : storage) cases.push_back(&test);
@@ -55,11 +56,24 @@ TEST(HintRanking, CheapPassesRuleOutAndComparableFailuresAreCompared) {
       judged(Verdict::kWrongAnswer, "distribution"),
       judged(Verdict::kTimeLimitExceeded, "slow"),
       judged(Verdict::kWrongAnswer, "value"),
+      judged(Verdict::kTimeLimitExceeded, "timeout"),
   };
   CasesToCompare chosen = cases_to_compare(cases, results);
   EXPECT_EQ(names(cases, chosen.passed), std::vector<std::string>{"cheap_pass"});
   EXPECT_EQ(names(cases, chosen.failed), (std::vector<std::string>{"cheap_fail", "sampler_fail"}));
   EXPECT_EQ(names(cases, chosen.slow), std::vector<std::string>{"slow"});
+  EXPECT_EQ(names(cases, chosen.timed_out), std::vector<std::string>{"timed_out"});
+}
+
+TEST(HintRanking, AtMostAFewUntimedTimeOutsAreCompared) {
+  std::vector<TestCase> storage;
+  for (int i = 0; i < 5; ++i) storage.push_back(a_case("loops_" + std::to_string(i), "values"));
+  std::vector<const TestCase*> cases;
+  for (const TestCase& test : storage) cases.push_back(&test);
+  std::vector<TestResult> results(cases.size(), judged(Verdict::kTimeLimitExceeded, "timeout"));
+  results[1].not_run = true;  // marked with the kind of the case it followed, never run itself
+  CasesToCompare chosen = cases_to_compare(cases, results);
+  EXPECT_EQ(names(cases, chosen.timed_out), (std::vector<std::string>{"loops_0", "loops_2", "loops_3"}));
 }
 
 TEST(HintRanking, OnlyAFewCostlyFailuresAreComparedTheCheapestOfEachKindFirst) {
@@ -95,6 +109,15 @@ TEST(HintRanking, OneFailureAlikeAmongManyIsACoincidence) {
   std::vector<Hint> only = rank_mistakes({{0}, {}}, notes, case_names, 1);
   ASSERT_EQ(only.size(), 1u);
   EXPECT_EQ(only[0].mistake, "one");
+}
+
+TEST(HintRanking, OneConclusiveFailureAlikeIsEnough) {
+  const std::vector<std::string> notes = {"keeps state", "other"};
+  const std::vector<std::string> case_names = {"c0", "c1", "independent_calls"};
+  std::vector<Hint> hints = rank_mistakes({{2}, {0}}, notes, case_names, 3, {2});
+  ASSERT_EQ(hints.size(), 1u) << "the conclusive failure names its mistake; one plain failure alike still does not";
+  EXPECT_EQ(hints[0].mistake, "keeps state");
+  EXPECT_EQ(hints[0].cases, (std::vector<std::string>{"independent_calls"}));
 }
 
 TEST(HintRanking, TheCatalogsOrderBreaksTies) {

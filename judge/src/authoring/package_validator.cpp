@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "check/compare.hpp"
 #include "check/reference_oracle.hpp"
 #include "check/registry.hpp"
 #include "compile/build_runner.hpp"
+#include "judging/hints.hpp"
 #include "judging/judging.hpp"
 #include "package/layout.hpp"
 #include "package/solutions_index.hpp"
@@ -148,7 +150,8 @@ class Validator {
   }
 
   // A known mistake, judged as a learner's solution, must be named by the
-  // first hint, unless none of its failures can be compared (time limits).
+  // first hint, unless none of its failures can be compared (a time limit on
+  // a timed case).
   void check_own_hint(const KnownSolution& solution, const ProblemResult& result) {
     std::vector<std::string> named = hint_texts(result);
     bool ok = named.empty() ? !has_comparable_failure(result) : named.front() == solution.note;
@@ -244,11 +247,17 @@ class Validator {
     return texts;
   }
 
-  static bool has_comparable_failure(const ProblemResult& result) {
+  // Whether the hint search compares any failure of `result` with the known
+  // mistakes (hints.hpp: cases_to_compare, on the cases in result order).
+  bool has_comparable_failure(const ProblemResult& result) const {
+    std::map<std::string, const TestCase*> by_name;
+    for (const TestCase* test : problem_.cases()) by_name[test->name] = test;
+    std::vector<const TestCase*> cases;
+    std::vector<TestResult> results;
     for (const TestResult& test : result.tests)
-      if (test.verdict != Verdict::kAccepted && !test.failure_kind.empty() && test.failure_kind != "timeout")
-        return true;
-    return false;
+      if (by_name.count(test.name)) cases.push_back(by_name[test.name]), results.push_back(test);
+    CasesToCompare chosen = cases_to_compare(cases, results);
+    return !chosen.failed.empty() || !chosen.slow.empty() || !chosen.timed_out.empty();
   }
 
   void check_reference(const SolutionsIndex& index) {

@@ -1,10 +1,16 @@
 // The `sequence` checker: calls are independent. A case lists calls of one
-// op, `input` and then each input of `then`. They are made in that order on
-// the learner's runner as earlier cases left it; then the runner is started
-// afresh and the calls are made again in reverse order, each twice in a
-// row. Every answer is judged as that one call would be:
+// op, `input` and then each input of `then`. They are made three times:
+// in that order on the learner's runner as earlier cases left it; in that
+// order again on a fresh runner; and on another fresh runner in reverse
+// order, each twice in a row. Every answer is judged as that one call
+// would be:
 //   - by default, it equals the reference's answer to the same input
-//     (within the case's tolerance);
+//     (within the case's tolerance). The answers are judged once every
+//     call is made, so that a computation wrong every time is told apart
+//     from an answer that depends on an earlier call (one input, two
+//     answers), and the answers of the two fresh runners, which no earlier
+//     case can change, decide what the failure is: the same mistake gets
+//     the same failure on any machine, in any order of the cases;
 //   - with check_args.probs_op (a sampler: a `seeds` input, `ints` out),
 //     every drawn token has probability above 0 under the reference's
 //     probs_op on the same input;
@@ -38,14 +44,16 @@ Mode mode_of(const TestCase& test) {
 // Where a call was made: which input, and in which pass.
 struct Place {
   std::size_t input = 0;
-  bool fresh = false;  // the second pass: a fresh runner, reverse order
-  bool again = false;  // the second of its two calls in a row
+  int pass = 0;        // 0: the runner as earlier cases left it; 1, 2: fresh runners
+  bool again = false;  // the second of its two calls in a row (pass 2)
 };
 
 std::string describe(const Place& where, std::size_t inputs) {
-  if (!where.fresh)
+  if (where.pass == 0)
     return fmt::format("input {} of {}, in the case's order on the runner as earlier cases left it", where.input + 1,
                        inputs);
+  if (where.pass == 1)
+    return fmt::format("input {} of {}, in the case's order in a fresh runner", where.input + 1, inputs);
   return fmt::format("input {} of {}, {}in a fresh runner (the inputs in reverse order, each twice in a row)",
                      where.input + 1, inputs, where.again ? "the second time in a row, " : "");
 }
@@ -67,11 +75,17 @@ class SequenceRun {
 
   TestResult run() {
     for (std::size_t i = 0; i < inputs_.size(); ++i)
-      if (!call({i, false, false})) return result_;
-    context_.learner.stop();  // the next call starts a fresh runner
+      if (!call({i, 0, false})) return result_;
+    if (mode_ == Mode::kReference) {
+      context_.learner.stop();  // the next call starts a fresh runner
+      for (std::size_t i = 0; i < inputs_.size(); ++i)
+        if (!call({i, 1, false})) return result_;
+    }
+    context_.learner.stop();
     for (std::size_t i = inputs_.size(); i-- > 0;)
       for (bool again : {false, true})
-        if (!call({i, true, again})) return result_;
+        if (!call({i, 2, again})) return result_;
+    if (mode_ == Mode::kReference) judge_answers();
     return result_;
   }
 
@@ -86,28 +100,76 @@ class SequenceRun {
       return false;
     }
     switch (mode_) {
-      case Mode::kReference: return matches_reference(where, reply.value);
+      case Mode::kReference: made_.push_back({where, std::move(reply.value)}); return true;
       case Mode::kSupport: return draws_possible(where, reply.value) && draws_repeat(where, reply.value);
       case Mode::kRepeatable: return repeats(input.dump(), where, reply.value, "");
     }
     return true;
   }
 
-  bool matches_reference(const Place& where, const json& got) {
-    const json& input = inputs_[where.input];
-    json want = context_.reference(test_.op, input);
-    std::optional<std::string> mismatch =
-        compare_output(context_.problem.find_op(test_.op)->output, want, got, test_.tolerance);
-    if (!mismatch) return true;
-    result_.returned = got;
+  // The reference's answer to input `i`, asked once.
+  const json& wanted(std::size_t i) {
+    auto known = wanted_.find(i);
+    if (known != wanted_.end()) return known->second;
+    return wanted_[i] = context_.reference(test_.op, inputs_[i]);
+  }
+
+  // How `got` differs from the reference's answer to input `i`, if it does.
+  std::optional<std::string> mismatch(std::size_t i, const json& got) {
+    return compare_output(context_.problem.find_op(test_.op)->output, wanted(i), got, test_.tolerance);
+  }
+
+  // Judges the answers of every call (Mode::kReference):
+  //   - a wrong answer in a fresh runner, and one input answered two ways
+  //     there: "state", the answers in fresh runners kept as `returned`
+  //     (what a known mistake with the same state gives too);
+  //   - a wrong answer in a fresh runner, the same every time there:
+  //     "value";
+  //   - wrong only on the runner as earlier cases left it: "state" kept
+  //     from an earlier case ("state_across_cases").
+  void judge_answers() {
+    const ValueType output = context_.problem.find_op(test_.op)->output;
+    const Made* first_wrong = nullptr;  // in a fresh runner when there is one
+    for (int fresh : {1, 0})
+      for (const Made& made : made_)
+        if (!first_wrong && (made.where.pass > 0) == fresh && mismatch(made.where.input, made.answer))
+          first_wrong = &made;
+    if (!first_wrong) return;
+    const bool fresh = first_wrong->where.pass > 0;
+    // Two answers to one input that differ, both from fresh runners if the
+    // first wrong answer was.
+    const Made *one = nullptr, *other = nullptr;
+    for (std::size_t a = 0; a < made_.size() && !one; ++a)
+      for (std::size_t b = a + 1; b < made_.size() && !one; ++b)
+        if (made_[a].where.input == made_[b].where.input && (!fresh || made_[a].where.pass > 0) &&
+            compare_output(output, made_[a].answer, made_[b].answer, test_.tolerance))
+          one = &made_[a], other = &made_[b];
+    if (!one) {
+      result_.returned = first_wrong->answer;
+      fail(&result_,
+           fmt::format("{}: {} (the same answer every time in fresh runners)",
+                       describe(first_wrong->where, inputs_.size()),
+                       with_case_tolerance(context_, *mismatch(first_wrong->where.input, first_wrong->answer))),
+           "value");
+      result_.details = "expected: " + brief(wanted(first_wrong->where.input), 16) +
+                        "\ngot:      " + brief(first_wrong->answer, 16) + "\n";
+      add_call(inputs_[first_wrong->where.input]);
+      return;
+    }
+    json in_fresh_runners = json::array();
+    for (const Made& made : made_)
+      if (made.where.pass > 0) in_fresh_runners.push_back(made.answer);
+    result_.returned = fresh ? in_fresh_runners : first_wrong->answer;
     fail(&result_,
-         fmt::format("{}: {}; the answer depended on an earlier call, where it must depend on the call's own "
-                     "arguments alone (no memo, cache or static state kept between calls)",
-                     describe(where, inputs_.size()), with_case_tolerance(context_, *mismatch)),
-         "value");
-    result_.details = "expected: " + brief(want, 16) + "\ngot:      " + brief(got, 16) + "\n";
-    add_call(input);
-    return false;
+         fmt::format("input {} of {} got two answers: the answer depended on an earlier call{}, where it must depend "
+                     "on the call's own arguments alone (no memo, cache or static state kept between calls)",
+                     one->where.input + 1, inputs_.size(), fresh ? "" : " of an earlier case"),
+         fresh ? "state" : "state_across_cases");
+    result_.details =
+        fmt::format("expected: {}\nfirst:    {} ({})\nthen:     {} ({})\n", brief(wanted(one->where.input), 16),
+                    brief(one->answer, 16), describe(one->where, inputs_.size()), brief(other->answer, 16),
+                    describe(other->where, inputs_.size()));
+    add_call(inputs_[one->where.input]);
   }
 
   bool draws_possible(const Place& where, const json& got) {
@@ -184,6 +246,10 @@ class SequenceRun {
     json answer;
     Place where;
   };
+  struct Made {
+    Place where;
+    json answer;
+  };
 
   CheckContext& context_;
   const TestCase& test_;
@@ -191,6 +257,8 @@ class SequenceRun {
   TestResult result_;
   std::vector<json> inputs_;
   std::map<std::string, Seen> answers_;
+  std::vector<Made> made_;              // Mode::kReference: every call's answer, in call order
+  std::map<std::size_t, json> wanted_;  // the reference's answers, by input
   std::map<std::size_t, std::vector<double>> probabilities_;
 };
 

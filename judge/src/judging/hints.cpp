@@ -63,11 +63,17 @@ bool alike(const nlohmann::json& a, const nlohmann::json& b, const Tolerance& to
 
 bool is_histogram(const nlohmann::json& value) { return value.is_array() && !value.empty(); }
 
-// Failures that say nothing about the mistake: a case that ran out of time
-// (or was never run) fails the same way whatever the code got wrong.
+// Failures that say nothing about the mistake compared value by value: a
+// case that ran out of time (or was never run) fails the same way whatever
+// the code got wrong. (An untimed case that ran out of time is compared
+// apart, with the mistakes that may be slow: compare_timeouts.)
 bool comparable(const TestResult& result) {
   return result.verdict != Verdict::kAccepted && !result.failure_kind.empty() && result.failure_kind != "timeout";
 }
+
+// A failure that alone names its mistake: state shown in fresh runners
+// (check/sequence.cpp), whose every answer the same mistake repeats.
+bool names_its_mistake(const TestResult& result) { return result.failure_kind == "state"; }
 
 bool timed(const TestCase& test) { return cost_of(test) == CheckCost::kTimed; }
 bool cheap(const TestCase& test) { return cost_of(test) == CheckCost::kFewCalls; }
@@ -92,7 +98,9 @@ void failed_costly_to_compare(const std::vector<const TestCase*>& cases, std::ve
 bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b) {
   if (a.verdict == Verdict::kAccepted || b.verdict == Verdict::kAccepted) return false;
   if (a.failure_kind.empty() || a.failure_kind != b.failure_kind) return false;
-  if (a.failure_kind == "value" || a.failure_kind == "no_throw") return alike(a.returned, b.returned, test.tolerance);
+  if (a.failure_kind == "value" || a.failure_kind == "no_throw" || a.failure_kind == "state" ||
+      a.failure_kind == "state_across_cases")
+    return alike(a.returned, b.returned, test.tolerance);
   if (a.failure_kind == "distribution" || a.failure_kind == "zero_probability") {
     // A histogram of draws, when the checker kept one: the two samplers
     // must draw alike (their generators may differ, so not token by token).
@@ -175,7 +183,10 @@ CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const
   CasesToCompare chosen;
   std::vector<std::size_t> costly;
   for (std::size_t i = 0; i < cases.size() && i < results.size(); ++i) {
-    if (results[i].verdict == Verdict::kAccepted) {
+    if (results[i].not_run) continue;  // its failure is another case's
+    if (results[i].failure_kind == "timeout" && !timed(*cases[i])) {
+      if (chosen.timed_out.size() < kCostlyFailuresCompared) chosen.timed_out.push_back(i);
+    } else if (results[i].verdict == Verdict::kAccepted) {
       if (cheap(*cases[i])) chosen.passed.push_back(i);
     } else if (comparable(results[i])) {
       bool slowness = timed(*cases[i]) && (results[i].failure_kind == "slow" || results[i].failure_kind == "growth");
@@ -191,12 +202,16 @@ CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const
 }
 
 std::vector<Hint> rank_mistakes(std::vector<std::set<std::size_t>> explained, const std::vector<std::string>& notes,
-                                const std::vector<std::string>& case_names, std::size_t compared) {
+                                const std::vector<std::string>& case_names, std::size_t compared,
+                                const std::set<std::size_t>& conclusive) {
   // One failure alike among many is a coincidence (two different mistakes
   // can both put every draw on one token), not the learner's mistake.
   const std::size_t enough = std::min(kMinExplained, compared);
-  for (std::set<std::size_t>& cases_of_w : explained)
-    if (cases_of_w.size() < enough) cases_of_w.clear();
+  for (std::set<std::size_t>& cases_of_w : explained) {
+    bool names_it =
+        std::any_of(cases_of_w.begin(), cases_of_w.end(), [&](std::size_t i) { return conclusive.count(i) > 0; });
+    if (cases_of_w.size() < enough && !names_it) cases_of_w.clear();
+  }
   std::vector<Hint> hints;
   std::set<std::size_t> covered;
   for (;;) {
@@ -229,7 +244,11 @@ void HintFinder::compare_untimed(const CasesToCompare& chosen, const std::vector
         comparison->ruled_out[w].insert(cases[i]->op);
     }
     for (std::size_t i : chosen.failed) {
-      if (comparison->ruled_out[w].count(cases[i]->op)) continue;
+      // State shown in fresh runners is compared even where a passed case
+      // ruled the mistake out: with state kept between calls, which cases
+      // pass depends on what ran before, in the learner's runner and in
+      // the mistake's.
+      if (comparison->ruled_out[w].count(cases[i]->op) && !names_its_mistake(results[i])) continue;
       const TestResult* theirs = result_of(wrong, expanded[i], cases[i]->input, /*timing=*/false);
       if (theirs && same_failure(expanded[i], results[i], *theirs)) comparison->explained[w].insert(i);
     }
@@ -252,12 +271,25 @@ void HintFinder::compare_slowness(const CasesToCompare& chosen, const std::vecto
   }
 }
 
+void HintFinder::compare_timeouts(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                                  const std::vector<TestCase>& expanded, Comparison* comparison) {
+  for (std::size_t w = 0; w < runners_.size(); ++w) {
+    for (std::size_t i : chosen.timed_out) {
+      if (comparison->ruled_out[w].count(cases[i]->op) || !may_be_slow(*runners_[w], cases[i]->op)) continue;
+      // Once per machine: the result is stored, and this run costs the
+      // case's whole time limit.
+      const TestResult* theirs = result_of(*runners_[w], expanded[i], cases[i]->input, /*timing=*/false);
+      if (theirs && theirs->failure_kind == "timeout") comparison->explained[w].insert(i);
+    }
+  }
+}
+
 std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
                                       const std::vector<TestResult>& results) {
   const CasesToCompare chosen = cases_to_compare(cases, results);
-  if (chosen.failed.empty() && chosen.slow.empty()) return {};
+  if (chosen.failed.empty() && chosen.slow.empty() && chosen.timed_out.empty()) return {};
   std::vector<TestCase> expanded(cases.size());
-  for (const std::vector<std::size_t>* list : {&chosen.passed, &chosen.failed, &chosen.slow})
+  for (const std::vector<std::size_t>* list : {&chosen.passed, &chosen.failed, &chosen.slow, &chosen.timed_out})
     for (std::size_t i : *list) expanded[i] = with_inputs_expanded(*cases[i]);
   try {
     if (runners_.empty()) build_wrong_runners();
@@ -268,12 +300,17 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
                         std::vector<std::set<std::string>>(runners_.size())};
   compare_untimed(chosen, cases, expanded, results, &comparison);
   compare_slowness(chosen, cases, expanded, results, &comparison);
+  compare_timeouts(chosen, cases, expanded, &comparison);
   for (const std::unique_ptr<Runner>& runner : runners_) runner->stored.save();
 
   std::vector<std::string> notes, case_names;
   for (const std::unique_ptr<Runner>& runner : runners_) notes.push_back(runner->solution.note);
   for (const TestCase* test : cases) case_names.push_back(test->name);
-  return rank_mistakes(std::move(comparison.explained), notes, case_names, chosen.failed.size() + chosen.slow.size());
+  std::set<std::size_t> conclusive;
+  for (std::size_t i : chosen.failed)
+    if (names_its_mistake(results[i])) conclusive.insert(i);
+  return rank_mistakes(std::move(comparison.explained), notes, case_names,
+                       chosen.failed.size() + chosen.slow.size() + chosen.timed_out.size(), conclusive);
 }
 
 }  // namespace judge

@@ -79,6 +79,10 @@ class HintFinder {
   void compare_slowness(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
                         const std::vector<TestCase>& expanded, const std::vector<TestResult>& results,
                         Comparison* comparison);
+  // The mistakes that may be slow on the untimed cases the learner's code
+  // never finished: one that never finishes them either explains them.
+  void compare_timeouts(const CasesToCompare& chosen, const std::vector<const TestCase*>& cases,
+                        const std::vector<TestCase>& expanded, Comparison* comparison);
 
   const Paths& paths_;
   const Problem& problem_;
@@ -101,10 +105,14 @@ bool same_failure(const TestCase& test, const TestResult& a, const TestResult& b
 // kCostlyFailuresCompared costly ones), and the timed ones failed for
 // slowness (compared with slow mistakes only, one at a time: timing several
 // runners at once would measure the machine).
+// And the untimed cases that ran out of time (at most
+// kCostlyFailuresCompared): a loop that ends only by luck never ends on
+// some small input, which a mistake stated too slow shows too.
 struct CasesToCompare {
   std::vector<std::size_t> passed;
   std::vector<std::size_t> failed;
   std::vector<std::size_t> slow;
+  std::vector<std::size_t> timed_out;
 };
 CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const std::vector<TestResult>& results);
 
@@ -112,10 +120,13 @@ CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const
 // failed cases (indices into `case_names`) that mistake w, noted `notes[w]`,
 // fails the same way; `compared` is how many failures were compared. A
 // mistake that explains fewer than kMinExplained of them (or than all,
-// when fewer were compared) is a coincidence and not named. Then the one
+// when fewer were compared) is a coincidence and not named, unless one of
+// them is `conclusive`: a failure that alone names its mistake (state shown
+// in fresh runners, whose every answer the mistake repeats). Then the one
 // that explains the most, then the most of the rest; the catalog's order
 // breaks ties.
 std::vector<Hint> rank_mistakes(std::vector<std::set<std::size_t>> explained, const std::vector<std::string>& notes,
-                                const std::vector<std::string>& case_names, std::size_t compared);
+                                const std::vector<std::string>& case_names, std::size_t compared,
+                                const std::set<std::size_t>& conclusive = {});
 
 }  // namespace judge
