@@ -130,9 +130,9 @@ class SequenceRun {
   void judge_answers() {
     const ValueType output = context_.problem.find_op(test_.op)->output;
     const Made* first_wrong = nullptr;  // in a fresh runner when there is one
-    for (int fresh : {1, 0})
+    for (bool in_fresh_runner : {true, false})
       for (const Made& made : made_)
-        if (!first_wrong && (made.where.pass > 0) == fresh && mismatch(made.where.input, made.answer))
+        if (!first_wrong && (made.where.pass > 0) == in_fresh_runner && mismatch(made.where.input, made.answer))
           first_wrong = &made;
     if (!first_wrong) return;
     const bool fresh = first_wrong->where.pass > 0;
