@@ -276,8 +276,8 @@ void HintFinder::compare_timeouts(const CasesToCompare& chosen, const std::vecto
   for (std::size_t w = 0; w < runners_.size(); ++w) {
     for (std::size_t i : chosen.timed_out) {
       if (comparison->ruled_out[w].count(cases[i]->op) || !may_be_slow(*runners_[w], cases[i]->op)) continue;
-      // Once per machine: the result is stored, and this run costs the
-      // case's whole time limit.
+      // A mistake that never finishes the case costs its whole time limit,
+      // every time: a time-out depends on the machine and is never stored.
       const TestResult* theirs = result_of(*runners_[w], expanded[i], cases[i]->input, /*timing=*/false);
       if (theirs && theirs->failure_kind == "timeout") comparison->explained[w].insert(i);
     }
