@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # Prints the CPU time of a cold build of the judge: a fresh build directory,
-# no compiler cache, one build of TARGET per build type, CPU time (user and
-# system, every compiler and linker process counted) and wall time each.
+# no compiler cache, one build of TARGET per configuration, CPU time (user
+# and system, every compiler and linker process counted) and wall time each.
+# A configuration is a build type, optionally followed by CMake options:
+# "Release -DJUDGE_UNITY_BUILD=OFF" (quoted, one argument).
 # CPU time is the figure that transfers between machines and loads; wall
 # time is CPU time over the cores only on an idle machine.
-# Usage: bench/cold_build.sh [BUILD_TYPE...]   (default: Release, the default build)
+# Usage: bench/cold_build.sh [CONFIGURATION...]   (default: Release, the default build)
 #   TARGET=NAME   the ninja target (default: judge; `all` adds the tests)
-#   RUNS=N        builds per build type, alternating between the types (default 1);
+#   RUNS=N        builds per configuration, alternating between them (default 1);
 #                 with several, the median of each figure
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 target="${TARGET:-judge}"
 runs="${RUNS:-1}"
-types=("$@")
-[ ${#types[@]} -gt 0 ] || types=(Release)
+configurations=("$@")
+[ ${#configurations[@]} -gt 0 ] || configurations=(Release)
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-# One cold build: "USER SYSTEM WALL" in seconds.
+# One cold build of a configuration: "USER SYSTEM WALL" in seconds.
 cold_build() {
-  local type=$1 dir="$scratch/build-$1"
+  local options dir="$scratch/build"
+  read -ra options <<<"$1"
   rm -rf "$dir"
-  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" >"$scratch/configure.log" 2>&1 ||
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="${options[0]}" "${options[@]:1}" >"$scratch/configure.log" 2>&1 ||
     { cat "$scratch/configure.log" >&2; exit 2; }
   # The build runs in a child shell whose children's times `times` reports
   # (into a file: in a pipeline, `times` would run in a subshell of its own).
@@ -42,25 +45,26 @@ median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (
 
 declare -A figures
 for ((run = 1; run <= runs; ++run)); do
-  for type in "${types[@]}"; do
-    figures[$type]+="$(cold_build "$type")"$'\n'
+  for config in "${configurations[@]}"; do
+    row=$(cold_build "$config") || exit 2  # the build's output is on stderr already
+    figures[$config]+="$row"$'\n'
   done
 done
-printf '%-16s %10s %10s %10s %10s   (target %s, %d run(s), %s cores)\n' \
-  "build type" "user s" "system s" "CPU s" "wall s" "$target" "$runs" "$(nproc)"
-for type in "${types[@]}"; do
-  rows="${figures[$type]}"
+printf '%-40s %10s %10s %10s %10s   (target %s, %d run(s), %s cores)\n' \
+  "configuration" "user s" "system s" "CPU s" "wall s" "$target" "$runs" "$(nproc)"
+for config in "${configurations[@]}"; do
+  rows="${figures[$config]}"
   user=$(awk 'NF {print $1}' <<<"$rows" | median)
   sys=$(awk 'NF {print $2}' <<<"$rows" | median)
   cpu=$(awk 'NF {print $1 + $2}' <<<"$rows" | median)
   wall=$(awk 'NF {print $3}' <<<"$rows" | median)
-  printf '%-16s %10.0f %10.0f %10.0f %10.0f\n' "$type" "$user" "$sys" "$cpu" "$wall"
+  printf '%-40s %10.0f %10.0f %10.0f %10.0f\n' "$config" "$user" "$sys" "$cpu" "$wall"
 done
-if [ ${#types[@]} -ge 2 ]; then
-  first="${types[0]}"
-  for type in "${types[@]:1}"; do
-    ratio=$(paste <(awk 'NF {print $1 + $2}' <<<"${figures[$type]}") <(awk 'NF {print $1 + $2}' <<<"${figures[$first]}") |
+if [ ${#configurations[@]} -ge 2 ]; then
+  first="${configurations[0]}"
+  for config in "${configurations[@]:1}"; do
+    ratio=$(paste <(awk 'NF {print $1 + $2}' <<<"${figures[$config]}") <(awk 'NF {print $1 + $2}' <<<"${figures[$first]}") |
       awk '{print $1 / $2}' | median)
-    printf 'CPU time %s / %s: %.2f (median of the paired ratios)\n' "$type" "$first" "$ratio"
+    printf 'CPU time %s / %s: %.2f (median of the paired ratios)\n' "$config" "$first" "$ratio"
   done
 fi

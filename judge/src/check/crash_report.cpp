@@ -23,7 +23,7 @@ constexpr const char* kTraceMarker = "judge-crash-trace:";
 // A report line is a few hundred characters; what the learner's code
 // printed may be anything. Lines are cut to this before any regular
 // expression sees them (std::regex recurses per character).
-constexpr std::size_t kMaxMatchedLine = 2000;
+constexpr std::size_t kMaxMatchedReportLine = 2000;
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -31,7 +31,7 @@ std::vector<std::string> split_lines(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.size() > kMaxMatchedLine) line.resize(kMaxMatchedLine);
+    if (line.size() > kMaxMatchedReportLine) line.resize(kMaxMatchedReportLine);
     lines.push_back(line);
   }
   return lines;

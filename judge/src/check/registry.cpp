@@ -6,7 +6,7 @@
 
 namespace judge {
 namespace {
-const std::map<std::string, const Checker*>& registry() {
+const std::map<std::string, const Checker*>& checkers_by_name() {
   static const std::map<std::string, const Checker*> checkers = {
       {"values", &values_checker()},
       {"performance", &performance_checker()},
@@ -35,8 +35,8 @@ class RegistryRules : public CaseRules {
 }  // namespace
 
 const Checker* find_checker(const std::string& name) {
-  auto found = registry().find(name);
-  return found == registry().end() ? nullptr : found->second;
+  auto found = checkers_by_name().find(name);
+  return found == checkers_by_name().end() ? nullptr : found->second;
 }
 
 CheckCost cost_of(const TestCase& test) {
@@ -46,7 +46,7 @@ CheckCost cost_of(const TestCase& test) {
 
 std::vector<std::string> checker_names() {
   std::vector<std::string> names;
-  for (const auto& entry : registry()) names.push_back(entry.first);
+  for (const auto& entry : checkers_by_name()) names.push_back(entry.first);
   return names;
 }
 

@@ -42,13 +42,13 @@ Mode mode_of(const TestCase& test) {
 }
 
 // Where a call was made: which input, and in which pass.
-struct Place {
+struct CallPlace {
   std::size_t input = 0;
   int pass = 0;        // 0: the runner as earlier cases left it; 1, 2: fresh runners
   bool again = false;  // the second of its two calls in a row (pass 2)
 };
 
-std::string describe(const Place& where, std::size_t inputs) {
+std::string describe(const CallPlace& where, std::size_t inputs) {
   if (where.pass == 0)
     return fmt::format("input {} of {}, in the case's order on the runner as earlier cases left it", where.input + 1,
                        inputs);
@@ -90,7 +90,7 @@ class SequenceRun {
   }
 
  private:
-  bool call(const Place& where) {
+  bool call(const CallPlace& where) {
     const json& input = inputs_[where.input];
     const Request request(test_.op, input);
     CallResult reply = call_learner(context_, request, &result_);
@@ -172,7 +172,7 @@ class SequenceRun {
     add_call(inputs_[one->where.input]);
   }
 
-  bool draws_possible(const Place& where, const json& got) {
+  bool draws_possible(const CallPlace& where, const json& got) {
     const json& input = inputs_[where.input];
     const std::vector<double>& probs = probabilities(where.input);
     const std::vector<std::uint64_t> seeds = input.at("seeds").get<std::vector<std::uint64_t>>();
@@ -199,7 +199,7 @@ class SequenceRun {
     return true;
   }
 
-  bool draws_repeat(const Place& where, const json& got) {
+  bool draws_repeat(const CallPlace& where, const json& got) {
     const json& input = inputs_[where.input];
     const std::string rest = without_seeds(input);
     const std::vector<std::uint64_t> seeds = input.at("seeds").get<std::vector<std::uint64_t>>();
@@ -211,7 +211,7 @@ class SequenceRun {
 
   // Whether `got` is what the same arguments (`key`) got before, if they
   // came up before; remembers it otherwise.
-  bool repeats(const std::string& key, const Place& where, const json& got, const std::string& with_seed) {
+  bool repeats(const std::string& key, const CallPlace& where, const json& got, const std::string& with_seed) {
     auto [seen, first] = answers_.emplace(key, Seen{got, where});
     if (first || seen->second.answer == got) return true;
     fail(&result_,
@@ -244,10 +244,10 @@ class SequenceRun {
 
   struct Seen {
     json answer;
-    Place where;
+    CallPlace where;
   };
   struct Made {
-    Place where;
+    CallPlace where;
     json answer;
   };
 

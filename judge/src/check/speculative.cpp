@@ -55,8 +55,8 @@ using nlohmann::json;
 
 // Small enough that a correct round's test stops soon after its seeds
 // suffice (each accept look needs every law within the deviation).
-constexpr std::size_t kSeedsPerRequest = 4000;
-constexpr std::size_t kRepeatedSeeds = 300;
+constexpr std::size_t kRoundSeedsPerRequest = 4000;
+constexpr std::size_t kRoundRepeatedSeeds = 300;
 constexpr std::int64_t kDefaultFixedSeeds = 200;
 
 class SpeculativeChecker : public Checker {
@@ -151,15 +151,15 @@ class SpeculativeChecker : public Checker {
     run.laws = laws_of(run.tables);
     std::int64_t draws = 0;
     for (const Law& law : run.laws)
-      draws = std::max(draws, draws_for_sequential_test(law.probs, run.rate, kSeedsPerRequest));
+      draws = std::max(draws, draws_for_sequential_test(law.probs, run.rate, kRoundSeedsPerRequest));
     run.seeds = case_seeds(context, static_cast<std::size_t>(draws));
     for (const Law& law : run.laws) run.counts.emplace_back(law.probs.size(), 0);
     int looks = 0, accept_looks = 0;
-    for (std::size_t start = 0; start < run.seeds.size(); start += kSeedsPerRequest) {
+    for (std::size_t start = 0; start < run.seeds.size(); start += kRoundSeedsPerRequest) {
       if (!observe_batch(context, start, &run, &result)) return result;
       // Determinism right away: a seed-ignoring round fails in one batch.
       if (start == 0 && !deterministic(context, run, &result)) return result;
-      std::size_t seen = std::min(run.seeds.size(), start + kSeedsPerRequest);
+      std::size_t seen = std::min(run.seeds.size(), start + kRoundSeedsPerRequest);
       // An early look, so that a wrong round stops here (stats.hpp).
       if (seen < run.seeds.size() && looks++ < kMaxEarlyLooks &&
           laws_rejected(run, early_look_rate(run.rate), seen, &result))
@@ -176,7 +176,7 @@ class SpeculativeChecker : public Checker {
     const std::vector<std::uint64_t>& seeds = run->seeds;
     std::vector<std::uint64_t> batch(
         seeds.begin() + static_cast<long>(start),
-        seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kSeedsPerRequest)));
+        seeds.begin() + static_cast<long>(std::min(seeds.size(), start + kRoundSeedsPerRequest)));
     json replies;
     if (!call(context, "seeds", batch, result, &replies)) return false;
     if (!replies.is_array() || replies.size() != batch.size())
@@ -199,7 +199,7 @@ class SpeculativeChecker : public Checker {
     }
     if (start == 0)
       run->first_replies.assign(replies.begin(),
-                                replies.begin() + static_cast<long>(std::min(kRepeatedSeeds, replies.size())));
+                                replies.begin() + static_cast<long>(std::min(kRoundRepeatedSeeds, replies.size())));
     return true;
   }
 

@@ -79,7 +79,7 @@ std::vector<double> accepted_count_law(const Tables& t) {
   return law;
 }
 
-std::string tokens_text(const std::vector<int>& tokens) {
+std::string token_list_text(const std::vector<int>& tokens) {
   std::string out;
   for (int t : tokens) out += (out.empty() ? "" : ", ") + std::to_string(t);
   return "[" + out + "]";
@@ -142,7 +142,7 @@ std::optional<Observation> observe(const Tables& t, std::uint64_t seed, const js
         !int_list(rounds[r][1], &emitted))
       return *error = "the harness returned a malformed round", std::nullopt;
     const std::string where = fmt::format("seed {}, round {} (drafts {}): returned {}", seed, r + 1,
-                                          tokens_text(drafts), tokens_text(emitted));
+                                          token_list_text(drafts), token_list_text(emitted));
     if (emitted.empty() || emitted.size() > drafts.size() + 1)
       return *error = fmt::format("{}: a round returns 1 to K+1 = {} tokens (the accepted drafts, then one more)",
                                   where, drafts.size() + 1),

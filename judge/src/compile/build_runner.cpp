@@ -140,8 +140,9 @@ std::vector<std::string> write_compile(const Paths& paths, const BuildInputs& in
   return argv;
 }
 
-std::string explain_failure(const CompileOutcome& outcome, const CompileLimits& limits, const Problem& problem,
-                            const BuildInputs& inputs, const std::string& display_name, const AdapterSources& sources) {
+std::string explain_compile_failure(const CompileOutcome& outcome, const CompileLimits& limits, const Problem& problem,
+                                    const BuildInputs& inputs, const std::string& display_name,
+                                    const AdapterSources& sources) {
   std::string limit = describe_limit(outcome, limits);
   if (!limit.empty()) return limit;
   // With bindings, a wrong signature is an error in SLUG.learner.hpp; without, in the adapter.
@@ -192,7 +193,7 @@ BuildOutcome build_runner(const Paths& paths, const Problem& problem, const std:
     return outcome;
   }
   if (compiled.ended != CompileOutcome::Ended::kSucceeded) {
-    outcome.diagnostics = explain_failure(compiled, limits, problem, inputs, display_name, sources);
+    outcome.diagnostics = explain_compile_failure(compiled, limits, problem, inputs, display_name, sources);
     return outcome;
   }
   cache.store((fs::path(scratch->work()) / kRunnerName).string(), outcome.binary);

@@ -14,7 +14,7 @@
 
 namespace judge {
 namespace {
-constexpr std::size_t kKeptOutputBytes = 1 << 20;
+constexpr std::size_t kKeptCompilerOutputBytes = 1 << 20;
 
 // What the kernel's signals and the compiler driver's own words say about
 // a limit that stopped it (the driver reports a killed cc1plus, as or ld
@@ -61,7 +61,7 @@ CompileOutcome run_compile(const CompileJob& job) {
   spec.argv = job.argv;
   spec.argv.insert(spec.argv.begin() + 1, fmt::format("-ffile-prefix-map={}={}", working_dir, kCompileDirectory));
   spec.env = {"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C", "HOME=" + working_dir, "TMPDIR=" + working_dir};
-  LimitedResult limited = run_limited(spec, job.limits, kKeptOutputBytes, job.cancel);
+  LimitedResult limited = run_limited(spec, job.limits, kKeptCompilerOutputBytes, job.cancel);
   CommandResult& result = limited.command;
   if (result.cancelled) return CompileOutcome{CompileOutcome::Ended::kCancelled, ""};
   if (!result.started) throw JudgeFault{fmt::format("cannot run the C++ compiler: {}", result.error)};

@@ -13,13 +13,13 @@ constexpr std::size_t kMaxLines = 40;
 // Lines are cut to this many characters before any regular expression sees
 // them (std::regex recurses per character and a 30,000-character
 // identifier overflowed the stack) and before they are shown.
-constexpr std::size_t kMaxMatchedLine = 2000;
+constexpr std::size_t kMaxMatchedDiagnosticLine = 2000;
 
 // A long line keeps its start and its end (where the compiler says what
 // is wrong), the middle elided.
 std::string capped_line(const std::string& line) {
-  if (line.size() <= kMaxMatchedLine) return line;
-  std::size_t head = kMaxMatchedLine * 2 / 3, tail = kMaxMatchedLine / 4;
+  if (line.size() <= kMaxMatchedDiagnosticLine) return line;
+  std::size_t head = kMaxMatchedDiagnosticLine * 2 / 3, tail = kMaxMatchedDiagnosticLine / 4;
   return fmt::format("{} [... {} characters ...] {}", line.substr(0, head), line.size() - head - tail,
                      line.substr(line.size() - tail));
 }

@@ -29,7 +29,7 @@ struct DiagnosticsContext {
 // file of the judge's), or the assembler was asked to read one, says that a
 // solution is compiled on its own. The output is safe to show whatever the
 // compiler printed: lines are cut, and no regular expression sees more than
-// kMaxMatchedLine characters of a line.
+// kMaxMatchedDiagnosticLine characters of a line.
 std::string filter_diagnostics(const std::string& raw, const DiagnosticsContext& context);
 
 }  // namespace judge

@@ -30,7 +30,7 @@ struct Report {
 };
 
 // Why a merge refuses a file, with what to do about another key.
-std::string refusal(const GradeSeal& seal, const std::string& file, const std::string& why) {
+std::string merge_refusal(const GradeSeal& seal, const std::string& file, const std::string& why) {
   return fmt::format(
       "grade --merge: refusing {}: {} (a merge takes only what this judge's key, {}, sealed; shards judged where "
       "the cache is not shared need one key file: JUDGE_GRADE_KEY_FILE)",
@@ -48,7 +48,7 @@ Report read_report(const std::string& dir, const GradeSeal& seal) {
   const std::string file = (fs::path(dir) / "summary.json").string();
   std::string distrust;
   std::optional<json> data = report.stored->read_summary(&distrust);
-  if (!data) throw JudgeFault{refusal(seal, file, distrust)};
+  if (!data) throw JudgeFault{merge_refusal(seal, file, distrust)};
   try {
     report.problem = data->at("problem");
     for (const json& entry : data->at("submissions")) {
@@ -111,10 +111,10 @@ std::vector<std::pair<std::string, json>> trusted_results(const std::vector<Repo
     for (const GradeRow& row : report.rows) {
       StoredRow stored = report.stored->read_row(row.submission);
       const std::string file = (fs::path(report.stored->results_path()) / result_file_name(row.submission)).string();
-      if (!stored.distrust.empty()) throw JudgeFault{refusal(seal, file, stored.distrust)};
+      if (!stored.distrust.empty()) throw JudgeFault{merge_refusal(seal, file, stored.distrust)};
       if (!stored.row) continue;
       if (stored.row->key != row.key || stored.row->verdict != row.verdict)
-        throw JudgeFault{refusal(seal, file, "it does not hold the row its summary.json has")};
+        throw JudgeFault{merge_refusal(seal, file, "it does not hold the row its summary.json has")};
       results.emplace_back(row.submission, std::move(stored.data));
     }
   return results;

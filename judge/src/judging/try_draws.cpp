@@ -24,10 +24,10 @@ namespace judge {
 namespace {
 using nlohmann::json;
 
-constexpr std::size_t kSeedsPerRequest = 8000;
+constexpr std::size_t kTrySeedsPerRequest = 8000;
 constexpr std::size_t kShownSeeds = 5;
-constexpr std::size_t kRepeatedSeeds = 500;  // a seeds op: one request
-constexpr std::size_t kRepeatedCalls = 25;   // a seed op: one call each
+constexpr std::size_t kTryRepeatedSeeds = 500;  // a seeds op: one request
+constexpr std::size_t kRepeatedCalls = 25;      // a seed op: one call each
 
 // One side's calls: false, with what happened in *side, when one did not
 // return a value.
@@ -39,7 +39,7 @@ bool draw(const TryableOp& op, const json& args, const std::vector<std::uint64_t
           std::vector<json>* answers, TrySide* side) {
   const bool many = op.seed_input == "seeds";
   for (std::size_t start = 0; start < seeds.size();) {
-    const std::size_t size = many ? std::min(kSeedsPerRequest, seeds.size() - start) : 1;
+    const std::size_t size = many ? std::min(kTrySeedsPerRequest, seeds.size() - start) : 1;
     json call_args = args;
     if (many)
       call_args["seeds"] = std::vector<std::uint64_t>(seeds.begin() + static_cast<long>(start),
@@ -68,8 +68,9 @@ bool draw(const TryableOp& op, const json& args, const std::vector<std::uint64_t
 bool deterministic(TrySession& session, const TryableOp& op, const json& args, const std::vector<std::uint64_t>& seeds,
                    const std::vector<json>& answers, TryResult* result) {
   const std::size_t repeats =
-      op.seed_input == "seeds" ? std::min({kRepeatedSeeds, seeds.size(), std::max<std::size_t>(25, seeds.size() / 4)})
-                               : std::min(kRepeatedCalls, seeds.size());
+      op.seed_input == "seeds"
+          ? std::min({kTryRepeatedSeeds, seeds.size(), std::max<std::size_t>(25, seeds.size() / 4)})
+          : std::min(kRepeatedCalls, seeds.size());
   std::vector<std::uint64_t> again(seeds.rend() - static_cast<long>(repeats), seeds.rend());
   std::vector<json> redrawn;
   TrySide side;
@@ -209,7 +210,7 @@ void tally_outputs(const std::vector<json>& yours, const std::vector<json>& refe
   result->tallies.push_back(std::move(tally));
 }
 
-void decide(const TryableOp& op, std::int64_t draws, TryResult* result) {
+void decide_draws(const TryableOp& op, std::int64_t draws, TryResult* result) {
   std::vector<std::string> problems;
   if (!result->yours.returned)
     problems.push_back(fmt::format("yours ended in {}", verdict_name(result->yours.verdict)));
@@ -277,7 +278,7 @@ bool try_draws(TrySession& session, const TryableOp& op, std::int64_t draws, Try
       tally_outputs(yours, reference, result);
     }
   }
-  decide(op, draws, result);
+  decide_draws(op, draws, result);
   return true;
 }
 

@@ -62,7 +62,7 @@ std::string_view line_of(std::string_view text, int index, bool* found) {
 }
 
 // `line` with each tab written \t, so that it can be seen.
-std::string shown(std::string_view line) {
+std::string shown_line(std::string_view line) {
   std::string out;
   for (char c : line) out += c == '\t' ? std::string("\\t") : std::string(1, c);
   return out;
@@ -89,8 +89,8 @@ std::string describe_yaml_syntax_error(const std::string& place, std::string_vie
   std::string head = fmt::format("{}:{}:{}: YAML syntax error: {}", place, mark.line + 1, column + 1, what);
   if (!found) return head;
   std::string number = std::to_string(mark.line + 1);
-  std::string before = shown(line.substr(0, std::min(column, line.size())));
-  return fmt::format("{}\n  {} | {}\n  {} | {}^", head, number, shown(line), std::string(number.size(), ' '),
+  std::string before = shown_line(line.substr(0, std::min(column, line.size())));
+  return fmt::format("{}\n  {} | {}\n  {} | {}^", head, number, shown_line(line), std::string(number.size(), ' '),
                      std::string(character_count(before), ' '));
 }
 

@@ -16,8 +16,8 @@
 
 namespace judge {
 namespace {
-using json = nlohmann::ordered_json;       // keys in the order written: "version" first
-constexpr std::size_t kOutputLimit = 500;  // characters, not bytes
+using nlohmann::ordered_json;                      // keys in the order written: "version" first
+constexpr std::size_t kExercismOutputLimit = 500;  // characters, not bytes
 constexpr const char* kTruncated = "\n[Output was truncated. Please limit to 500 chars]";
 
 // How the case was called, for the learner: the sample's arguments, or only
@@ -53,9 +53,9 @@ class ExercismReporter : public Reporter {
   void case_finished(const TestResult&) override {}
 
   void problem_finished(const ProblemResult& result) override {
-    json tests = json::array();
+    ordered_json tests = ordered_json::array();
     for (const TestResult& test : result.tests) {
-      json entry = {{"name", test.name}, {"status", test_status(test.verdict)}};
+      ordered_json entry = {{"name", test.name}, {"status", test_status(test.verdict)}};
       if (auto code = cases_.find(test.name); code != cases_.end()) entry["test_code"] = code->second;
       if (test.verdict != Verdict::kAccepted) {
         std::string message = test.message;
@@ -63,10 +63,10 @@ class ExercismReporter : public Reporter {
         if (!test.hint.empty()) message += "\nhint (a known mistake): " + test.hint;
         entry["message"] = message;
       }
-      if (!test.output.empty()) entry["output"] = cap_characters(test.output, kOutputLimit, kTruncated);
+      if (!test.output.empty()) entry["output"] = cap_characters(test.output, kExercismOutputLimit, kTruncated);
       tests.push_back(entry);
     }
-    json out = {{"version", 3}, {"tests", tests}};
+    ordered_json out = {{"version", 3}, {"tests", tests}};
     if (result.verdict == Verdict::kCompileError) {
       out["status"] = "error";
       out["message"] = result.message;
@@ -79,23 +79,23 @@ class ExercismReporter : public Reporter {
 
   void finish(bool) override {
     // One problem per run: `judge run` refuses more with this format.
-    json out = results_.empty() ? json::object() : results_.front();
-    fmt::print(out_, "{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
+    ordered_json out = results_.empty() ? ordered_json::object() : results_.front();
+    fmt::print(out_, "{}\n", out.dump(2, ' ', false, ordered_json::error_handler_t::replace));
     std::fflush(out_);
   }
 
  private:
   std::FILE* out_;
   std::map<std::string, std::string> cases_;
-  json results_ = json::array();
+  ordered_json results_ = ordered_json::array();
 };
 }  // namespace
 
 std::unique_ptr<Reporter> make_exercism_reporter(std::FILE* out) { return std::make_unique<ExercismReporter>(out); }
 
 std::string exercism_judge_failure(const std::string& message) {
-  json out = {{"version", 3}, {"status", "error"}, {"message", message}, {"tests", json::array()}};
-  return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  ordered_json out = {{"version", 3}, {"status", "error"}, {"message", message}, {"tests", ordered_json::array()}};
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace judge

@@ -13,8 +13,8 @@
 
 namespace judge {
 namespace {
-using json = nlohmann::ordered_json;        // keys in the order written
-constexpr std::size_t kOutputLimit = 2000;  // characters of printed output per test
+using nlohmann::ordered_json;                         // keys in the order written
+constexpr std::size_t kGradescopeOutputLimit = 2000;  // characters of printed output per test
 
 class GradescopeReporter : public Reporter {
  public:
@@ -51,7 +51,8 @@ class GradescopeReporter : public Reporter {
         if (!test.details.empty()) output += "\n" + test.details;
         if (!test.hint.empty()) output += "\nhint (a known mistake): " + test.hint;
         if (!test.output.empty())
-          output += "\nyour code printed:\n" + cap_characters(test.output, kOutputLimit, "\n[... more output dropped]");
+          output += "\nyour code printed:\n" +
+                    cap_characters(test.output, kGradescopeOutputLimit, "\n[... more output dropped]");
       }
       add(test.name, test.hidden, pass, output);
     }
@@ -60,8 +61,9 @@ class GradescopeReporter : public Reporter {
   }
 
   void finish(bool) override {
-    json out = {{"output", summary_}, {"output_format", "text"}, {"test_output_format", "text"}, {"tests", tests_}};
-    fmt::print(out_, "{}\n", out.dump(2, ' ', false, json::error_handler_t::replace));
+    ordered_json out = {
+        {"output", summary_}, {"output_format", "text"}, {"test_output_format", "text"}, {"tests", tests_}};
+    fmt::print(out_, "{}\n", out.dump(2, ' ', false, ordered_json::error_handler_t::replace));
     std::fflush(out_);
   }
 
@@ -74,7 +76,7 @@ class GradescopeReporter : public Reporter {
   std::string hidden_visibility_;
   std::vector<CaseName> cases_;
   std::string summary_;
-  json tests_ = json::array();
+  ordered_json tests_ = ordered_json::array();
 };
 }  // namespace
 
@@ -83,10 +85,10 @@ std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out, const std::st
 }
 
 std::string gradescope_judge_failure(const std::string& message) {
-  json out = {{"score", 0},
-              {"output", "The autograder could not judge this submission: " + message},
-              {"output_format", "text"}};
-  return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  ordered_json out = {{"score", 0},
+                      {"output", "The autograder could not judge this submission: " + message},
+                      {"output_format", "text"}};
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::unique_ptr<Reporter> make_gradescope_reporter(std::FILE* out) {

@@ -19,7 +19,7 @@ constexpr std::size_t kShownItems = 8;
 constexpr std::size_t kShownRows = 20;
 constexpr std::size_t kPrintedLines = 10;
 constexpr std::size_t kLabelWidth = 36;
-constexpr const char* kIndent = "            ";  // under the values of "difference: "
+constexpr const char* kUnderValues = "            ";  // under the values of "difference: "
 
 std::string shown(const json& value, bool full) {
   return terminal_safe(brief(value, full ? std::numeric_limits<std::size_t>::max() : kShownItems));
@@ -43,8 +43,8 @@ std::string side_text(const char* name, const TrySide& side, bool full) {
     out = fmt::format("{:<11} {}: {}\n", std::string(name) + ":", verdict_name(side.verdict),
                       terminal_safe(side.message));
   if (!side.printed.empty())
-    out += fmt::format("{}{} code printed:\n{}", kIndent, std::string(name) == "yours" ? "your" : "its",
-                       indent_lines(side.printed, std::string(kIndent) + "| ", kPrintedLines));
+    out += fmt::format("{}{} code printed:\n{}", kUnderValues, std::string(name) == "yours" ? "your" : "its",
+                       indent_lines(side.printed, std::string(kUnderValues) + "| ", kPrintedLines));
   return out;
 }
 

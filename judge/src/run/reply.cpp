@@ -8,17 +8,13 @@
 #include <cstdint>
 #include <limits>
 
+#include "run/wire_format.hpp"
+
 namespace judge {
 namespace {
 using nlohmann::json;
 
 bool is_text(const json& reply, const char* key) { return reply.contains(key) && reply[key].is_string(); }
-
-bool fits_int64(const json& value) {
-  if (value.is_number_unsigned())
-    return value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  return value.is_number_integer();
-}
 
 bool is_unsigned(const json& value) {
   return value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);

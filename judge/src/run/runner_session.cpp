@@ -34,7 +34,7 @@ using nlohmann::json;
 // clock read while it still runs can miss up to a scheduler tick.
 constexpr int kIdleWaitMs = 5;
 // What the learner's code printed during one call that is kept for the report.
-constexpr std::size_t kKeptOutputBytes = 16 * 1024;
+constexpr std::size_t kKeptPrintedBytes = 16 * 1024;
 // How often a call that has not replied yet checks its limits.
 constexpr long kLimitPollMs = 20;
 // How many times its time limit a call may spend asleep or blocked (none
@@ -140,7 +140,7 @@ class RunnerSession::Exchange {
         backstop_factor_(backstop_factor),
         request_(request),
         outgoing_(request.frame()),
-        printed_(kKeptOutputBytes),
+        printed_(kKeptPrintedBytes),
         start_(Clock::now()),
         time_limit_ms_(static_cast<int>(time_limit_ms * session.limits_.time_scale)) {
     start_limits();

@@ -16,18 +16,18 @@ using nlohmann::json;
 
 static_assert(std::endian::native == std::endian::little, "typed arrays on the channel are little endian");
 
+bool fits_int64(const json& value) {
+  if (value.is_number_unsigned())
+    return value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return value.is_number_integer();
+}
+
 namespace {
 bool all_floats(const json& list) {
   if (list.empty()) return false;
   for (const json& item : list)
     if (!item.is_number_float()) return false;
   return true;
-}
-
-bool fits_int64(const json& item) {
-  if (item.is_number_unsigned())
-    return item.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  return item.is_number_integer();
 }
 
 bool all_int64(const json& list) {

@@ -35,4 +35,8 @@ bool decode_from_wire(std::string_view payload, nlohmann::json* value, std::stri
 // replies of 262,144 numbers a third of the judge's own time in a grade.
 void free_number_lists(nlohmann::json* value);
 
+// True when `value` is an integer that fits in an int64 (what the wire's
+// integers are).
+bool fits_int64(const nlohmann::json& value);
+
 }  // namespace judge

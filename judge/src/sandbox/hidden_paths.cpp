@@ -8,8 +8,8 @@
 namespace judge {
 namespace fs = std::filesystem;
 namespace {
-std::mutex mutex;
-std::vector<std::string>& registry() {
+std::mutex hidden_mutex;
+std::vector<std::string>& hidden_registry() {
   static std::vector<std::string> paths;
   return paths;
 }
@@ -22,18 +22,18 @@ void hide_from_sandboxes(const std::string& path) {
   if (error) resolved = fs::absolute(path).lexically_normal();
   std::string text = resolved.string();
   while (text.size() > 1 && text.back() == '/') text.pop_back();
-  std::lock_guard<std::mutex> lock(mutex);
-  std::vector<std::string>& paths = registry();
+  std::lock_guard<std::mutex> lock(hidden_mutex);
+  std::vector<std::string>& paths = hidden_registry();
   if (std::find(paths.begin(), paths.end(), text) == paths.end()) paths.push_back(text);
 }
 
 std::vector<std::string> hidden_paths() {
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(hidden_mutex);
   std::vector<std::string> outermost;
-  for (const std::string& path : registry()) {
-    bool inside_another = std::any_of(registry().begin(), registry().end(), [&](const std::string& other) {
-      return other != path && path_is_within(path, other);
-    });
+  for (const std::string& path : hidden_registry()) {
+    bool inside_another =
+        std::any_of(hidden_registry().begin(), hidden_registry().end(),
+                    [&](const std::string& other) { return other != path && path_is_within(path, other); });
     if (!inside_another) outermost.push_back(path);
   }
   return outermost;

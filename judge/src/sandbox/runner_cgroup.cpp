@@ -204,7 +204,7 @@ std::string probe_v1(const CgroupLocation& location) {
   return "";
 }
 
-const char* describe(CgroupVersion version) { return version == CgroupVersion::kV2 ? "v2" : "v1"; }
+const char* version_name(CgroupVersion version) { return version == CgroupVersion::kV2 ? "v2" : "v1"; }
 
 // Fills in pids and cpu once memory works under `support->parent`.
 void probe_extras(const CgroupCandidates& candidates, CgroupSupport* support) {
@@ -299,7 +299,7 @@ const CgroupSupport& cgroup_support() {
         probe_extras(candidates, &out);
         return out;
       }
-      reasons.push_back(fmt::format("cgroup {}: {}", describe(candidate->version), why_not));
+      reasons.push_back(fmt::format("cgroup {}: {}", version_name(candidate->version), why_not));
     }
     if (reasons.empty()) reasons.push_back("no cgroup hierarchy with a memory controller is mounted");
     out.missing = fmt::format("{}", fmt::join(reasons, "; "));
