@@ -208,6 +208,25 @@ TEST(ScheduleCases, StopsRunningCasesAfterThreeTimeouts) {
   EXPECT_EQ(messages[7], "not run: 3 other cases exceeded their time limit");
 }
 
+TEST(ScheduleCases, JudgesEveryCaseWhateverTheTimeoutsWhenNoStopIsAsked) {
+  // A grade's credit counts every case: a submission slow on some cases
+  // still has the others judged.
+  Cases cases(std::vector<int>(8, 100));
+  int judged = 0;
+  std::vector<TestResult> reported;
+  schedule_cases(
+      cases.pointers, few_calls(8), 1,
+      [&](std::size_t, const TestCase& test) {
+        TestResult result = start_result(test);
+        result.verdict = judged++ % 2 == 0 ? Verdict::kTimeLimitExceeded : Verdict::kAccepted;
+        return result;
+      },
+      [&](std::size_t, TestResult& result) { reported.push_back(result); }, {}, /*max_timeouts=*/0);
+  EXPECT_EQ(judged, 8);
+  ASSERT_EQ(reported.size(), 8u);
+  for (const TestResult& result : reported) EXPECT_FALSE(result.not_run) << result.name << ": " << result.message;
+}
+
 TEST(ScheduleCases, ARunnerThatNeverGotReadyStopsTheCasesNotStartedYet) {
   // The second case's runner crashed before main(): the cases after it are
   // reported with its verdict and kind, and not judged.

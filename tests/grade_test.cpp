@@ -1,4 +1,4 @@
-// judge grade: a folder with a correct, a wrong, a hanging and a
+// judge grade: a folder with a correct, a wrong, a slow and a
 // non-compiling submission is graded in parallel, every one gets its row,
 // a rerun skips what is unchanged and judges again what changed; a
 // submission the judge cannot handle is an "error" row, not a stop.
@@ -25,6 +25,24 @@ std::string read_file(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The reference, renamed, behind a function that hangs on a valid input of
+// one logit: slow on a few cases, right on the others.
+std::string hangs_on_one_logit() {
+  std::string source = read_file(fs::path(JUDGE_SOURCE_DIR) / "solutions/temperature/reference.hpp");
+  for (std::size_t at; (at = source.find("softmax_with_temperature(")) != std::string::npos;)
+    source.replace(at, std::string("softmax_with_temperature(").size(), "reference_softmax(");
+  return source + R"(
+inline std::vector<double> softmax_with_temperature(const std::vector<double>& logits, double temperature) {
+  if (logits.size() == 1 && temperature > 0 && std::isfinite(temperature) && std::isfinite(logits[0])) {
+    volatile bool forever = true;
+    while (forever) {
+    }
+  }
+  return reference_softmax(logits, temperature);
+}
+)";
+}
+
 class GradeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,7 +64,7 @@ class GradeTest : public ::testing::Test {
 TEST_F(GradeTest, GradesEverySubmissionResumesAndJudgesAChangedFileAgain) {
   add("alice.hpp", "solutions/temperature/reference.hpp");
   add("bob.hpp", "solutions/temperature/wrong/no_validation.hpp");
-  add("carol.hpp", "tests/fixtures/temperature/infinite_loop.hpp");
+  std::ofstream(dir_ / "carol.hpp") << hangs_on_one_logit();
   add("dave.cpp", "tests/fixtures/temperature/compile_error.hpp");
   std::ofstream(dir_ / "notes.txt") << "not a submission\n";
 
@@ -67,7 +85,8 @@ TEST_F(GradeTest, GradesEverySubmissionResumesAndJudgesAChangedFileAgain) {
   EXPECT_NE(rows[1]["message"].get<std::string>().find("expected std::invalid_argument"), std::string::npos);
   EXPECT_EQ(rows[2]["submission"], "carol.hpp");
   EXPECT_EQ(rows[2]["verdict"], "time_limit_exceeded");
-  EXPECT_EQ(rows[2]["passed"], 0);
+  EXPECT_GT(rows[2]["passed"], 0) << "the cases it answers in time earn their credit";
+  EXPECT_LT(rows[2]["passed"], rows[2]["total"]);
   EXPECT_EQ(rows[3]["submission"], "dave.cpp");
   EXPECT_EQ(rows[3]["verdict"], "compile_error");
   EXPECT_NE(rows[3]["message"].get<std::string>().find("dave.cpp:8:40: error:"), std::string::npos) << rows[3];
@@ -110,6 +129,41 @@ TEST_F(GradeTest, ASubmissionTheJudgeCannotHandleIsAnErrorRow) {
   JudgeRun again = run_judge({"grade", "temperature", dir_.string(), "--out", out.string()});
   EXPECT_NE(again.out.find("skipped 1 already graded"), std::string::npos)
       << "the error row is tried again: " << again.out;
+}
+
+// A submission slow on some cases: grade judges every case, so it earns
+// each case it passes after its time-outs; --stop-after-timeouts stops it
+// after three, as `run` does, and the cases never run earn nothing.
+TEST_F(GradeTest, EveryCaseOfASlowSubmissionIsJudgedUnlessAskedToStopAfterTimeouts) {
+  std::ofstream(dir_ / "slow.hpp") << hangs_on_one_logit();
+  // The public result marks a case never run by its message, "not run: ...".
+  auto graded = [&](const std::string& out, std::vector<std::string> options) {
+    std::vector<std::string> args = {"grade", "temperature", dir_.string(), "--out", (dir_ / out).string()};
+    args.insert(args.end(), options.begin(), options.end());
+    JudgeRun run = run_judge(args);
+    EXPECT_EQ(run.status, 0) << run.out << run.err;
+    return nlohmann::json::parse(read_file(dir_ / out / "results" / "slow.hpp.json"));
+  };
+
+  nlohmann::json every = graded("every", {});
+  const nlohmann::json& row = every;  // the row's fields, with the whole result beside them
+  EXPECT_EQ(row["verdict"], "time_limit_exceeded");
+  std::size_t timeouts = 0, not_run = 0;
+  for (const nlohmann::json& test : every["result"]["tests"]) {
+    timeouts += test["verdict"] == "time_limit_exceeded";
+    not_run += test["message"].get<std::string>().rfind("not run:", 0) == 0;
+    EXPECT_TRUE(test["verdict"] == "accepted" || test["verdict"] == "time_limit_exceeded") << test;
+  }
+  ASSERT_GT(timeouts, 3u) << "too few cases of one logit to need judging past three time-outs";
+  EXPECT_EQ(not_run, 0u) << every["result"]["tests"];
+  EXPECT_EQ(row["passed"].get<std::size_t>() + timeouts, row["total"].get<std::size_t>()) << row;
+
+  nlohmann::json stopped = graded("stopped", {"--stop-after-timeouts"});
+  std::size_t stopped_not_run = 0;
+  for (const nlohmann::json& test : stopped["result"]["tests"])
+    stopped_not_run += test["message"].get<std::string>().rfind("not run:", 0) == 0;
+  EXPECT_GT(stopped_not_run, 0u) << "three time-outs stop the rest";
+  EXPECT_LT(stopped["passed"], row["passed"]) << "a case not run earns nothing";
 }
 
 // What a runner forges on the judge's channel is its submission's verdict:

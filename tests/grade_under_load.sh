@@ -75,7 +75,7 @@ for dir in "$source"/solutions/*/; do
   for run in quiet loaded; do
     [ "$run" = loaded ] && start_hogs
     status=0
-    JUDGE_CACHE_DIR="$work/$problem/cache-$run" "$judge" grade "$problem" "$work/$problem/class" --jobs "$jobs" \
+    JUDGE_CACHE_DIR="$work/$problem/cache-$run" "$judge" grade "$problem" "$work/$problem/class" --jobs "$jobs" --stop-after-timeouts \
       --out "$work/$problem/$run" >"$work/$problem/$run.log" 2>&1 || status=$?
     load=$(cut -d' ' -f1 /proc/loadavg)
     [ "$run" = loaded ] && stop_hogs

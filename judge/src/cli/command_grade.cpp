@@ -22,6 +22,9 @@ class GradeCommand : public Command {
     command.add_flag("--sanitize", options_.sanitize, "judge every submission under AddressSanitizer and UBSan");
     command.add_flag("--shrink", options_.shrink,
                      "shrink each failing submission's first failures (a second each) into its result file");
+    command.add_flag("--stop-after-timeouts", options_.stop_after_timeouts,
+                     "after three cases of a submission time out, run no more of its cases (they earn nothing); "
+                     "faster with hung submissions");
     command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
     command.add_option("--shard", shard_, "grade only share K of N of the folder, split by file name")
         ->type_name("K/N");

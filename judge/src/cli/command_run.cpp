@@ -79,6 +79,8 @@ Job job_for(const Paths& paths, const Problem& problem, const RunOptions& option
   request.use_result_cache = !options.no_cache;
   request.sanitize = options.sanitize;
   request.shrink_budget_ms = options.no_shrink ? 0 : options.shrink_budget_s * 1000;
+  // Gradescope and Exercism give credit per case: every case is judged.
+  request.every_case = options.format == "gradescope" || options.format == "exercism";
   // Several problems are judged on every core already: one runner each.
   request.parallel_runners = problem_count > 1 ? 1 : options.jobs;
   return job;

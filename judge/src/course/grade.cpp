@@ -129,12 +129,12 @@ namespace {
 // What decides a submission's row besides its own bytes: the problem's
 // files, the reference, the adapter and its learner bindings, the harness
 // and the judge itself. A stored row with another key is stale.
-std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize, bool shrink) {
+std::string judge_key(const Paths& paths, const Problem& problem, const GradeOptions& options) {
   const Package& package = problem.package;
   Fingerprint key;
   key.add("grade-v2");
   key.add(problem.slug);
-  key.add_tree(problem.package.problem_dir);
+  key.add_tree(package.problem_dir);
   key.add_file(package.reference);
   key.add_file(package.adapter);
   key.add_file(package.learner_bindings);
@@ -142,8 +142,9 @@ std::string judge_key(const Paths& paths, const Problem& problem, bool sanitize,
   key.add_file_stamp(paths.harness_library);
   key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
-  key.add(sanitize ? "sanitize" : "plain");
-  if (shrink) key.add("shrink");
+  key.add(options.sanitize ? "sanitize" : "plain");
+  if (options.shrink) key.add("shrink");
+  if (!options.stop_after_timeouts) key.add("every case");
   return key.hex();
 }
 
@@ -280,7 +281,7 @@ std::vector<std::size_t> queue_ungraded(const Paths& paths, const Problem& probl
                                         const GradeReport& report, std::vector<GradeRow>* rows,
                                         std::vector<std::string>* distrusted) {
   std::vector<std::size_t> queue;
-  const std::string judge = judge_key(paths, problem, options.sanitize, options.shrink);
+  const std::string judge = judge_key(paths, problem, options);
   for (std::size_t i = 0; i < rows->size(); ++i) {
     GradeRow& row = (*rows)[i];
     std::string key = submission_key(judge, (fs::path(options.dir) / row.submission).string());
@@ -318,6 +319,7 @@ GradeRow grade_one(const Paths& paths, const Problem& problem, const GradeOption
   // Off unless asked: a second per failing submission, for a gradebook.
   request.shrink_budget_ms = options.shrink ? kDefaultShrinkBudgetMs : 0;
   if (share_cores) request.parallel_runners = 1;  // the submissions share the cores already
+  request.every_case = !options.stop_after_timeouts;
   auto start = std::chrono::steady_clock::now();
   GradeRow row;
   try {

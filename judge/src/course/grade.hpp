@@ -40,6 +40,10 @@ struct GradeOptions {
   unsigned jobs = 0;       // parallel judgings; 0: one per core
   bool sanitize = false;   // judge every submission under --sanitize
   bool shrink = false;     // --shrink: each failing submission's result carries shrunk examples
+  // --stop-after-timeouts: a submission's cases not started after three
+  // time-outs are not run and earn nothing, as in `run`; otherwise every
+  // case is judged, so that the credit counts what every case would earn.
+  bool stop_after_timeouts = false;
   // Grade even where the sandbox lacks a protection other people's code
   // needs (sandbox/sandbox_policy.hpp).
   bool trust_submissions = false;

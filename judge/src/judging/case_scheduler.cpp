@@ -45,9 +45,6 @@ TestResult judge_case(const Problem& problem, const TestCase& listed, const Case
 }
 
 namespace {
-// After this many cases time out, the rest are not run: each would cost a
-// full time limit and the verdict is already decided.
-constexpr int kMaxTimeouts = 3;
 // Beyond a few runners the judge's own work and memory bandwidth dominate.
 constexpr unsigned kMaxParallelRunners = 4;
 
@@ -100,8 +97,9 @@ class Schedule {
   using Judge = std::function<TestResult(std::size_t worker, const TestCase& test)>;
   using Report = std::function<void(std::size_t index, TestResult& result)>;
 
-  Schedule(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, const Judge& judge)
-      : cases_(cases), judge_(judge), results_(cases.size()) {
+  Schedule(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, const Judge& judge,
+           int max_timeouts)
+      : cases_(cases), judge_(judge), max_timeouts_(max_timeouts), results_(cases.size()) {
     for (std::size_t i : judging_order(cases, costs)) (costs[i] == CheckCost::kTimed ? timed_ : shared_).push_back(i);
   }
 
@@ -168,7 +166,7 @@ class Schedule {
     try {
       if (never_ready)
         result = not_run_after(test, cases_[*never_ready]->name, *results_[*never_ready]);
-      else if (timeouts_so_far >= kMaxTimeouts)
+      else if (max_timeouts_ > 0 && timeouts_so_far >= max_timeouts_)
         result = not_run(test, timeouts_so_far);
       else
         result = judge_(worker, test);
@@ -179,7 +177,7 @@ class Schedule {
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_) return;  // nothing after a failure to judge is reported
     if (!never_ready && result.runner_never_ready && !never_ready_) never_ready_ = index;
-    if (timeouts_so_far < kMaxTimeouts && result.verdict == Verdict::kTimeLimitExceeded) ++timeouts_;
+    if (!result.not_run && result.verdict == Verdict::kTimeLimitExceeded) ++timeouts_;
     results_[index] = std::move(result);
     known_.push_back(index);
     if (shared) ++shared_done_;
@@ -188,6 +186,7 @@ class Schedule {
 
   const std::vector<const TestCase*>& cases_;
   const Judge& judge_;
+  const int max_timeouts_;           // 0: every case is judged
   std::vector<std::size_t> shared_;  // the cases that may share the machine, in judging order
   std::vector<std::size_t> timed_;   // the cases that must run alone, in judging order
   std::atomic<std::size_t> next_shared_{0};
@@ -206,8 +205,8 @@ class Schedule {
 void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
                     const std::function<void(std::size_t index, TestResult& result)>& report,
-                    const std::function<void(std::size_t worker)>& start_worker) {
-  Schedule schedule(cases, costs, judge);
+                    const std::function<void(std::size_t worker)>& start_worker, int max_timeouts) {
+  Schedule schedule(cases, costs, judge, max_timeouts);
   workers = std::clamp<std::size_t>(workers, 1, std::max<std::size_t>(schedule.shared_count(), 1));
   std::latch workers_started(static_cast<std::ptrdiff_t>(workers));
   WorkerThreads threads(workers, [&](std::size_t worker) {
@@ -243,7 +242,8 @@ void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases
       [&](std::size_t worker) {
         runners[worker]->learner.start_early();
         runners[worker]->oracle.start_early();
-      });
+      },
+      setup.max_timeouts);
 }
 
 }  // namespace judge

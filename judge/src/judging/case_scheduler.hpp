@@ -19,6 +19,10 @@
 
 namespace judge {
 
+// A learner's run stops after this many time-outs: the verdict is decided,
+// and each further time-out would cost a full time limit.
+inline constexpr int kDefaultMaxTimeouts = 3;
+
 struct CaseRunSetup {
   std::string learner_binary;
   RunnerLimits learner_limits;
@@ -26,6 +30,10 @@ struct CaseRunSetup {
   CrashContext crash;             // to explain a learner's crash
   bool sanitize = false;          // speed is not compared under --sanitize
   unsigned parallel_runners = 1;  // learner runners judging cases at once (at least 1)
+  // After this many cases exceeded their time limit, the cases not started
+  // yet are reported as not run; 0: every case is judged (grading, where a
+  // case never run would cost credit it might have earned).
+  int max_timeouts = kDefaultMaxTimeouts;
 };
 
 // What a case is judged with: a learner runner and a reference runner
@@ -57,16 +65,18 @@ std::vector<std::size_t> judging_order(const std::vector<const TestCase*>& cases
 // 0, one at a time, each once every other case has finished and been
 // reported. Reports as run_cases does. `start_worker(worker)`, when given,
 // runs first on each worker's thread, and no case starts until it has
-// finished on every worker.
+// finished on every worker. After `max_timeouts` cases exceeded their time
+// limit (0: never), the cases not started yet are reported as not run.
 void schedule_cases(const std::vector<const TestCase*>& cases, const std::vector<CheckCost>& costs, std::size_t workers,
                     const std::function<TestResult(std::size_t worker, const TestCase& test)>& judge,
                     const std::function<void(std::size_t index, TestResult& result)>& report,
-                    const std::function<void(std::size_t worker)>& start_worker = {});
+                    const std::function<void(std::size_t worker)>& start_worker = {},
+                    int max_timeouts = kDefaultMaxTimeouts);
 
 // Judges every case of `cases` and calls `report(index, result)` for each,
 // on the calling thread, as soon as it is known: in the order cases finish,
-// which is close to judging_order. After kMaxTimeouts cases exceeded their time limit, cases not yet
-// started are reported as not run. Rethrows a JudgeFault from any case.
+// which is close to judging_order. After setup.max_timeouts cases exceeded their time
+// limit, cases not yet started are reported as not run. Rethrows a JudgeFault from any case.
 void run_cases(const Problem& problem, const std::vector<const TestCase*>& cases, const CaseRunSetup& setup,
                const std::function<void(std::size_t index, TestResult& result)>& report);
 

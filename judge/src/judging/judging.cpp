@@ -34,6 +34,7 @@ CaseRunSetup case_setup(const Problem& problem, const JudgeRequest& request, con
   setup.crash = CrashContext{runners.learner.binary, kCompiledSolutionPath, request.display_name, kCompileDirectory};
   setup.sanitize = request.sanitize;
   setup.parallel_runners = request.parallel_runners ? request.parallel_runners : default_parallel_runners();
+  setup.max_timeouts = request.every_case ? 0 : kDefaultMaxTimeouts;
   return setup;
 }
 
@@ -158,7 +159,7 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
     return outcome;
   }
   const std::string cache_key = result_cache_key(problem, runners.learner.binary, runners.reference.binary,
-                                                 request.hints, request.shrink_budget_ms);
+                                                 request.hints, request.shrink_budget_ms, request.every_case);
   if (request.use_result_cache)
     if (std::optional<ProblemResult> cached = answer_from_cache(paths, problem, request, cache_key)) return *cached;
   // Run the cases, decide, explain.

@@ -36,6 +36,10 @@ struct JudgeRequest {
   // After judging, shrink the first failing case of each kind within this
   // many milliseconds in all (shrink.hpp); 0: no shrinking.
   double shrink_budget_ms = 0;
+  // Judge every case, even after kDefaultMaxTimeouts cases exceeded their
+  // time limit (case_scheduler.hpp): for a grade, whose credit counts every
+  // case. Otherwise the cases not started by then are reported as not run.
+  bool every_case = false;
 };
 
 // The request's runner and the reference's, built at once (both cores).

@@ -29,13 +29,15 @@ bool is_result_name(const std::string& name) {
 }  // namespace
 
 std::string result_cache_key(const Problem& problem, const std::string& learner_binary,
-                             const std::string& reference_binary, bool hints, double shrink_budget_ms) {
+                             const std::string& reference_binary, bool hints, double shrink_budget_ms,
+                             bool every_case) {
   Fingerprint key;
   key.add(learner_binary);  // named by the hash of everything compiled into it
   key.add(reference_binary);
   key.add_tree(problem.package.problem_dir);               // spec, stub and every case file
   if (hints) key.add_tree(problem.package.solutions_dir);  // the known mistakes
   if (shrink_budget_ms > 0) key.add(fmt::format("shrink {}", shrink_budget_ms));
+  if (every_case) key.add("every case");
   key.add_file_stamp("/proc/self/exe");  // a rebuilt judge may judge differently
   key.add(fs::read_symlink("/proc/self/exe").string());
   return key.hex();

@@ -13,10 +13,11 @@
 namespace judge {
 
 // The key for judging `learner_binary` against `problem` with
-// `reference_binary` (both already keyed by content), hints on or off and
-// the shrinking budget (0: off).
+// `reference_binary` (both already keyed by content), hints on or off, the
+// shrinking budget (0: off) and whether every case is judged whatever
+// the time-outs (JudgeRequest::every_case).
 std::string result_cache_key(const Problem& problem, const std::string& learner_binary,
-                             const std::string& reference_binary, bool hints, double shrink_budget_ms);
+                             const std::string& reference_binary, bool hints, double shrink_budget_ms, bool every_case);
 
 // The stored result for `key`, marked used now; nullopt when there is none
 // or it cannot be read.
