@@ -334,6 +334,27 @@ TEST(ValuesChecker, TimeoutsCrashesAndHarnessErrors) {
   EXPECT_THROW(f.run(confused), JudgeFault);
 }
 
+// A time-out says how long the reference took on the same call, in the
+// details (the message, which groups repeated failures, stays the same).
+TEST(ValuesChecker, ATimeOutShowsTheReferencesTimeOnTheSameCall) {
+  Fixture f("values", "f");
+  f.test.input = {{"xs", {1.0}}};
+  f.test.expect = json{1.0};
+  f.reference["f"] = [](const json&) { return json{1.0}; };
+  f.reference_ms = 3.5;
+  FakeRunner slow([](const std::string&, const json&) {
+    CallResult call;
+    call.outcome = CallResult::Outcome::kTimeout;
+    call.detail = "no reply within 1000 ms";
+    return call;
+  });
+  TestResult result = f.run(slow);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
+  EXPECT_EQ(result.message, "no reply within 1000 ms; the runner was killed");
+  EXPECT_EQ(result.details, "expected: [1]\nthe reference answered the same call in 3.5 ms\n");
+  EXPECT_EQ(f.reference_calls, 1);
+}
+
 // ---- distribution and sampler_support ----
 
 // A sampler that draws from `probs` with a generator seeded by the seed.
@@ -847,7 +868,7 @@ TEST(GrowthChecker, LinearGrowthPassesAndQuadraticFails) {
   GrowthLearner quadratic{[](long length, int) { return 1e-5 * static_cast<double>(length * length); }};
   FakeRunner quadratic_runner = quadratic.runner();
   TestResult result = f.run(quadratic_runner);
-  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded) << "every answer was right: a speed verdict";
   EXPECT_EQ(result.failure_kind, "growth");
   EXPECT_EQ(quadratic.calls, 2 + 2) << "a ratio far over the limit by CPU time is not measured again";
   EXPECT_NE(result.message.find("256.0 times as long for 16 times the length"), std::string::npos) << result.message;
@@ -882,7 +903,7 @@ TEST(GrowthChecker, SleepingThatGrowsWithTheLengthFailsByTheClock) {
                         [](long length) { return 1e-4 * static_cast<double>(length * length); }};
   FakeRunner runner = sleeper.runner();
   TestResult result = f.run(runner);
-  EXPECT_EQ(result.verdict, Verdict::kWrongAnswer);
+  EXPECT_EQ(result.verdict, Verdict::kTimeLimitExceeded);
   EXPECT_NE(result.message.find("by the clock, waiting included"), std::string::npos) << result.message;
 }
 

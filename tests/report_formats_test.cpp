@@ -487,5 +487,31 @@ TEST(PlainText, APreviewTheO2RunnerContradictsIsCorrectedWithANote) {
   EXPECT_EQ(occurrences(text, "second"), 1u) << text;
   EXPECT_NE(text.find("toy: accepted (2 of 2 cases passed)"), std::string::npos) << text;
 }
+
+// A sample's statistical failure finishes first, a hidden fixed answer's
+// after it: the fixed answer, which says plainly what is wrong, is printed
+// first; the statistical one after every other case.
+TEST(PlainText, AFixedAnswersFailureLeadsAStatisticalOne) {
+  ProblemResult result;
+  result.problem = "toy";
+  result.solution = "toy.hpp";
+  result.verdict = Verdict::kWrongAnswer;
+  TestResult laws = test_result("laws_by_frequency", Verdict::kWrongAnswer, "2 of 3 drafts accepted came up 0.57");
+  laws.failure_kind = "distribution";
+  laws.input = nlohmann::json{{"drafts", 3}};
+  TestResult fixed = test_result("fixed_draws", Verdict::kWrongAnswer, "expected [1,0,2,1], got [1,0,2]");
+  fixed.hidden = true;
+  fixed.failure_kind = "value";
+  fixed.input = nlohmann::json{{"drafts", 4}};
+  result.tests = {laws, test_result("passes", Verdict::kAccepted), fixed};
+  std::string text = render(make_plain_text_reporter, {result});
+  std::size_t fixed_at = text.find("FAIL  hidden fixed_draws"), laws_at = text.find("FAIL  sample laws_by_frequency");
+  ASSERT_NE(fixed_at, std::string::npos) << text;
+  ASSERT_NE(laws_at, std::string::npos) << text;
+  EXPECT_LT(fixed_at, laws_at) << text;
+  EXPECT_LT(text.find("pass  sample passes"), laws_at) << "held until every case is known: " << text;
+  EXPECT_LT(laws_at, text.find("toy: wrong_answer")) << text;
+  EXPECT_EQ(occurrences(text, "laws_by_frequency"), 1u) << text;
+}
 }  // namespace
 }  // namespace judge

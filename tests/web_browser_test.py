@@ -264,12 +264,31 @@ def check_the_page(driver, url, root, tests, shots):
         fail("the statement is not rendered as HTML, or the editor is not CodeMirror")
     if not driver.run("return !!document.querySelector('#statement .katex');"):
         fail("the statement's formula is not rendered by KaTeX")
+    # A block indented past its paragraph is code, columns kept; a line
+    # alone without punctuation is a heading; a formula under a list item
+    # stays in the item.
+    table = driver.run("return [...document.querySelectorAll('#statement pre')].map((p) => p.textContent);")
+    if not any("[0, 1.0986] [0.25, 0.75]" in block for block in table):
+        fail(f"the worked example's table is not a block of code with its columns: {table!r}")
+    if driver.run("return document.querySelector('#statement h3')?.textContent;") != "Worked example":
+        fail("the statement's heading is not a heading")
+    if not driver.run("return !!document.querySelector('#statement ol li pre');"):
+        fail("the formula under a numbered step left its list item")
 
     # Start: the stub, as `judge start` writes it.
     driver.click("#start-button")
     driver.wait("return window.judgeEditor.get().includes('not implemented yet');", "the stub in the editor")
     if read(workspace_file) != read(os.path.join(tests, "fixtures/draws/problems/draws/stub.hpp")):
         fail("Start did not copy the stub to the workspace")
+
+    # The stub fails every case alike: one failure shown, the others named under it.
+    run_and_wait(driver, "runtime_error")
+    shown = driver.run("return {failed: document.querySelectorAll('#cases li.failed').length,"
+                       " passed: document.querySelectorAll('#cases li.passed').length,"
+                       " repeats: [...document.querySelectorAll('#cases .case-repeats')].map((r) => r.textContent)};")
+    named = sum(len(text.split(": ", 1)[1].split(", ")) for text in shown["repeats"])
+    if not shown["repeats"] or shown["passed"] != 0 or shown["failed"] + named < 2:
+        fail(f"the stub's identical failures are not folded under the first: {shown}")
 
     # A correct solution: accepted, with cases shown as they finished.
     accepted = read(os.path.join(tests, "fixtures/web/accepted.hpp"))
@@ -305,6 +324,12 @@ def check_the_page(driver, url, root, tests, shots):
                          " message: c.querySelector('.case-message').textContent};")
     if not failing or "logits = [0, 0]" not in failing["input"] or "wrong_answer" not in failing["message"]:
         fail(f"the failing case example_flat is not shown with its input: {failing}")
+    marked = driver.run("return [...document.querySelectorAll("
+                        "'#cases li.failed[data-name=\"example_flat\"] .case-details mark')].map((m) => m.textContent);")
+    if not marked:
+        fail("where got differs from expected is not marked in the failing case's details")
+    if not driver.run("return document.querySelectorAll('#shrunk .shrunk').length > 0;"):
+        fail("the run shows no shrunk example (nor why there is none)")
     if shots:
         driver.run("document.querySelector('#cases li.failed').scrollIntoView();")
         driver.screenshot(os.path.join(shots, "web-failing-run.png"))

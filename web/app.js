@@ -148,10 +148,41 @@ async function loadProblems() {
 }
 
 // ---- a problem ----
+// A statement is plain text the terminal prints as it is (docs/problem-format.md):
+// a block indented two spaces past its paragraph (a declaration, a formula,
+// a worked example's table) is code, and a line alone that ends in no
+// punctuation is a heading. Markdown needs four spaces and a '#' for
+// those, so they are made explicit here: a fenced block at the indentation
+// of the list item it belongs to, and a level-3 heading.
+function statementMarkdown(text) {
+  const blocks = text.split(/\n\s*\n/);
+  const indentOf = (line) => line.length - line.trimStart().length;
+  let context = 0;  // where the text of the current list item starts; 0 outside a list
+  const out = [];
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length === 0) continue;
+    const indent = Math.min(...lines.map(indentOf));
+    const item = lines[0].match(/^(\s*)(?:[-*+]|\d+[.)])\s+/);
+    if (item) {
+      context = item[0].length;
+      out.push(block);
+    } else if (indent >= context + 2) {
+      const pad = ' '.repeat(context);
+      out.push([`${pad}\`\`\``, ...lines.map((line) => pad + line.slice(indent)), `${pad}\`\`\``].join('\n'));
+    } else {
+      if (indent < context) context = indent;
+      const heading = lines.length === 1 && indent === 0 && /^[A-Z][^.:;,!?]{0,60}[A-Za-z0-9)]$/.test(lines[0]);
+      out.push(heading ? `### ${lines[0]}` : block);
+    }
+  }
+  return out.join('\n\n');
+}
+
 function renderStatement(target, markdown) {
   if (window.markdownit) {
     // Raw HTML off: the statement is shown, never run.
-    target.innerHTML = window.markdownit({ html: false, linkify: false }).render(markdown);
+    target.innerHTML = window.markdownit({ html: false, linkify: false }).render(statementMarkdown(markdown));
   } else {
     target.replaceChildren(element('pre', 'plain-statement', markdown));
   }
@@ -303,6 +334,7 @@ function clearResults() {
   $('verdict').className = '';
   $('compile-message').hidden = true;
   $('hints').replaceChildren();
+  $('shrunk').replaceChildren();
   $('cases').replaceChildren();
   clearMarkers();
 }
@@ -330,9 +362,54 @@ function caseItem(test) {
     item.appendChild(element('div', 'label', 'input'));
     item.appendChild(element('pre', 'case-input', inputLines(test.input)));
   }
-  if (test.details) item.appendChild(element('pre', 'case-details', test.details));
+  if (test.details) item.appendChild(detailsBlock(test.details));
   if (test.hint) item.appendChild(element('div', 'case-hint', `hint: ${test.hint}`));
   return item;
+}
+
+// The parts of a value's text between brackets, commas and spaces: what
+// the expected and got lines are compared by.
+function valueParts(text) {
+  return text.split(/([\[\]{},\s]+)/);
+}
+
+// A checker's details, with the numbers where "got" differs from
+// "expected" (compared part by part, in order) marked on both lines.
+function detailsBlock(details) {
+  const block = element('pre', 'case-details');
+  const lines = details.split('\n');
+  const labelled = (prefix) => lines.findIndex((line) => line.startsWith(prefix));
+  const want = labelled('expected:'), got = labelled('got:');
+  if (want < 0 || got < 0) { block.textContent = details; return block; }
+  const valueOf = (line) => line.replace(/^[a-z]+:\s*/, '');
+  const wantParts = valueParts(valueOf(lines[want])), gotParts = valueParts(valueOf(lines[got]));
+  lines.forEach((line, i) => {
+    if (i > 0) block.append('\n');
+    if (i !== want && i !== got) { block.append(line); return; }
+    const label = line.match(/^[a-z]+:\s*/)[0];
+    const mine = i === want ? wantParts : gotParts, other = i === want ? gotParts : wantParts;
+    block.append(label);
+    mine.forEach((part, k) => {
+      const separator = k % 2 === 1;
+      if (separator || part === other[k]) block.append(part);
+      else block.appendChild(element('mark', '', part));
+    });
+  });
+  return block;
+}
+
+// A failing input made small after judging (`judge run` prints the same).
+function shrunkItem(example) {
+  const box = element('div', 'shrunk');
+  if (!example.shrunk) {
+    box.appendChild(element('div', 'muted', `${example.reason} (${example.from_case})`));  // "not shrunk: WHY"
+    return box;
+  }
+  box.appendChild(element('div', 'label', `shrunk from ${example.from_case}, ${example.sizes}`));
+  box.appendChild(element('pre', 'case-input', inputLines(example.input)));
+  box.appendChild(element('div', 'case-message', example.message));
+  if (example.details) box.appendChild(detailsBlock(example.details));
+  return box;
 }
 
 function showResult(result) {
@@ -350,12 +427,28 @@ function showResult(result) {
     hints.appendChild(element('div', 'hint', `Known mistake: ${hint.mistake} (cases: ${hint.cases.join(', ')})`));
   // What this machine's sandbox lacked for the run (docs/sandbox.md).
   if (result.sandbox_note) hints.appendChild(element('div', 'sandbox-note', `Note: ${result.sandbox_note}`));
-  // Failures first, in case order, then the cases that passed.
+  const shrunk = $('shrunk');
+  shrunk.replaceChildren();
+  for (const example of result.shrunk || []) shrunk.appendChild(shrunkItem(example));
+  // Failures first, in case order, then the cases that passed. A failure
+  // with the verdict and message of an earlier one is named under it
+  // instead of shown again (a stub fails every case alike).
   const cases = $('cases');
   cases.replaceChildren();
-  const ordered = result.tests.filter((t) => t.verdict !== 'accepted').concat(
-      result.tests.filter((t) => t.verdict === 'accepted'));
-  for (const test of ordered) cases.appendChild(caseItem(test));
+  const first = new Map();
+  for (const test of result.tests.filter((t) => t.verdict !== 'accepted')) {
+    const key = `${test.verdict}\n${test.message}`;
+    if (first.has(key)) { first.get(key).repeats.push(test.name); continue; }
+    const item = caseItem(test);
+    first.set(key, { item, repeats: [] });
+    cases.appendChild(item);
+  }
+  for (const { item, repeats } of first.values())
+    if (repeats.length)
+      item.appendChild(element('div', 'case-repeats muted',
+                               `and ${repeats.length} more case${repeats.length === 1 ? '' : 's'} failing ` +
+                               `the same way: ${repeats.join(', ')}`));
+  for (const test of result.tests.filter((t) => t.verdict === 'accepted')) cases.appendChild(caseItem(test));
 }
 
 // Reads server-sent events from a POST's streamed body.

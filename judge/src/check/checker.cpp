@@ -154,6 +154,19 @@ void harness_error(const CallResult& call, CheckContext& context, const Request&
       "request: the claim came from your code (a thrown judge_harness::BadRequest or a forged reply)",
       cap_characters(call.detail, 200, "..."));
 }
+
+// A call that never replied. Beside it, how long the reference took on the
+// same request: a few milliseconds against a limit of seconds says the
+// code is stuck or far too slow, not that the limit is tight.
+void timed_out(const CallResult& call, CheckContext& context, const Request& request, TestResult* result) {
+  result->failure_kind = "timeout";
+  result->verdict = Verdict::kTimeLimitExceeded;
+  result->message = fmt::format("{}; the runner was killed", call.detail);
+  if (!context.reference_call) return;
+  CallResult reference = context.reference_call(request);
+  if (reference.outcome != CallResult::Outcome::kValue && reference.outcome != CallResult::Outcome::kException) return;
+  result->details += fmt::format("the reference answered the same call in {:.1f} ms\n", reference.wall_ms);
+}
 }  // namespace
 
 CallResult call_learner(CheckContext& context, const Request& request, TestResult* result) {
@@ -207,11 +220,7 @@ bool verdict_for_unusual_call(const CallResult& call, CheckContext& context, con
   switch (call.outcome) {
     case Outcome::kValue: return false;
     case Outcome::kHarnessError: harness_error(call, context, request, result); return true;
-    case Outcome::kTimeout:
-      result->failure_kind = "timeout";
-      result->verdict = Verdict::kTimeLimitExceeded;
-      result->message = fmt::format("{}; the runner was killed", call.detail);
-      return true;
+    case Outcome::kTimeout: timed_out(call, context, request, result); return true;
     case Outcome::kDied: died(call, memory_mb, result); return true;
     case Outcome::kMalformed:
       result->failure_kind = "malformed";

@@ -33,9 +33,10 @@ class ValuesChecker : public Checker {
     const Request request(test.op, test.input);
     CallResult call = call_learner(context, request, &result);
     if (verdict_for_unusual_call(call, context, request, &result)) {
-      if (result.verdict != Verdict::kAccepted)
+      if (result.verdict != Verdict::kAccepted)  // what was expected, then what the call's failure said
         result.details =
-            expected_and_got(test.expects_invalid_argument ? kThrows : brief(expected_value(context), 16), nullptr);
+            expected_and_got(test.expects_invalid_argument ? kThrows : brief(expected_value(context), 16), nullptr) +
+            result.details;
       return result;
     }
     if (test.expects_invalid_argument) {

@@ -106,6 +106,7 @@ class TextReporter : public Reporter {
     failures_shown_ = 0;
     repeats_.clear();
     previewed_.clear();
+    held_.clear();
     std::fflush(out_);
   }
 
@@ -120,7 +121,10 @@ class TextReporter : public Reporter {
     auto previewed = previewed_.find(test.name);
     if (previewed == previewed_.end()) {
       bool ok = test.verdict == Verdict::kAccepted;
-      if (ok || !repeated(test)) print_case(test);
+      if (!ok && statistical(test))
+        held_.push_back(test);
+      else if (ok || !repeated(test))
+        print_case(test);
       ++cases_done_;
     } else if (previewed->second != test.verdict) {
       print_case(test);
@@ -152,6 +156,9 @@ class TextReporter : public Reporter {
 
   void problem_finished(const ProblemResult& result) override {
     live_.clear();
+    for (const TestResult& test : held_)
+      if (!repeated(test)) print_case(test);
+    held_.clear();
     print_repeats();
     if (failures_shown_ > kDetailedFailures)
       fmt::print(out_, "  (only the first {} failures show their input; `--format json` has every case's)\n",
@@ -203,6 +210,11 @@ class TextReporter : public Reporter {
   void show_progress() {
     if (cases_done_ < cases_total_) live_.show(fmt::format("  case {}/{}...", cases_done_ + 1, cases_total_));
   }
+
+  // A failure of a statistical test ("came up with frequency 0.57"), a
+  // sample's too: printed after the others, which say more plainly what is
+  // wrong (a fixed answer's "expected [1,0,2,1], got [1,0,2]").
+  static bool statistical(const TestResult& test) { return test.failure_kind == "distribution"; }
 
   // True (and counted) when `test` failed exactly as an earlier case did.
   bool repeated(const TestResult& test) {
@@ -333,6 +345,7 @@ class TextReporter : public Reporter {
   std::map<RepeatKey, Repeat> repeats_;
   std::vector<std::map<RepeatKey, Repeat>::iterator> order_;  // in the order first seen
   std::map<std::string, Verdict> previewed_;                  // the cases shown from the quick preview, by name
+  std::vector<TestResult> held_;                              // statistical failures, printed once every case is known
   std::vector<std::string> summary_;
 };
 

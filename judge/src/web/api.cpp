@@ -10,6 +10,7 @@
 
 #include "judging/judging.hpp"
 #include "judging/problem_catalog.hpp"
+#include "judging/shrink.hpp"
 #include "judging/try_run.hpp"
 #include "package/layout.hpp"
 #include "package/result_codec.hpp"
@@ -243,6 +244,7 @@ void api_run(const Paths& paths, const std::string& slug, const EventSink& emit)
     reporter->begin_problem(problem, request.display_name);
     request.on_case = [&](const TestResult& result) { reporter->case_finished(result); };
     request.on_progress = [&](const std::string& what) { reporter->progress(what); };
+    request.shrink_budget_ms = kDefaultShrinkBudgetMs;  // as `judge run`: the page shows the shrunk examples
     auto started = std::chrono::steady_clock::now();
     // The workspace's file is the page's owner's own, unless another user wrote it.
     std::string note = check_sandbox_for("serve", owned_by_someone_else(request.solution_file), false);
