@@ -22,6 +22,43 @@ DiagnosticsContext context() {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// GCC 12's own words for std::sort on a type without operator<: the error
+// is inside a standard header, and "required from here" is the learner's
+// line that caused it. That line stays (the reason the filter reads GCC's
+// text: its JSON diagnostics drop the instantiation context), the header's
+// error is one line, and the chain through the library and its candidate
+// notes go.
+TEST(Diagnostics, AnErrorInAStandardHeaderKeepsTheLearnersLineThatCausedIt) {
+  const std::string raw =
+      "In file included from /usr/include/c++/12/bits/stl_algobase.h:71,\n"
+      "                 from /usr/include/c++/12/algorithm:60,\n"
+      "                 from /judge-build/solution.hpp:1:\n"
+      "/usr/include/c++/12/bits/predefined_ops.h: In instantiation of 'constexpr bool "
+      "__gnu_cxx::__ops::_Iter_less_iter::operator()(_Iterator1, _Iterator2) const [with _Iterator1 = "
+      "__gnu_cxx::__normal_iterator<S*, std::vector<S> >]':\n"
+      "/usr/include/c++/12/bits/stl_algo.h:1809:14:   required from 'constexpr void "
+      "std::__insertion_sort(_RandomAccessIterator, _RandomAccessIterator, _Compare)'\n"
+      "/usr/include/c++/12/bits/stl_algo.h:4820:18:   required from 'constexpr void std::sort(_RAIter, _RAIter) "
+      "[with _RAIter = __gnu_cxx::__normal_iterator<S*, vector<S> >]'\n"
+      "/judge-build/solution.hpp:4:45:   required from here\n"
+      "/usr/include/c++/12/bits/predefined_ops.h:45:23: error: no match for 'operator<' (operand types are 'S' "
+      "and 'S')\n"
+      "   45 |       { return *__it1 < *__it2; }\n"
+      "      |                ~~~~~~~^~~~~~~~\n"
+      "In file included from /usr/include/c++/12/bits/stl_algobase.h:67:\n"
+      "/usr/include/c++/12/bits/stl_iterator.h:1185:5: note: candidate: 'template<class _IteratorL> constexpr "
+      "auto __gnu_cxx::operator<=>(...)' (reversed)\n"
+      " 1185 |     operator<=>(const __normal_iterator<_IteratorL, _Container>& __lhs,\n"
+      "      |     ^~~~~~~~\n"
+      "/usr/include/c++/12/bits/stl_iterator.h:1185:5: note:   template argument deduction/substitution failed:\n";
+  const std::string out = filter_diagnostics(raw, context());
+  EXPECT_TRUE(has(out, "workspace/top_p.hpp:4:45:   required from here")) << out;
+  EXPECT_TRUE(has(out, "<c++>/bits/predefined_ops.h:45:23: error: no match for 'operator<'")) << out;
+  EXPECT_FALSE(has(out, "__insertion_sort")) << "the chain inside the library goes: " << out;
+  EXPECT_FALSE(has(out, "candidate")) << out;
+  EXPECT_FALSE(has(out, "*__it1 < *__it2")) << "a system header's error is its one line: " << out;
+}
+
 TEST(Diagnostics, TheLearnersErrorIsKeptUnderTheNameTheyKnowAndIncludeChainsGo) {
   const std::string raw =
       "In file included from /judge-build/adapter.cpp:3:\n"

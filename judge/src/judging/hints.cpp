@@ -76,6 +76,13 @@ bool comparable(const TestResult& result) {
 bool names_its_mistake(const TestResult& result) { return result.failure_kind == "state"; }
 
 bool timed(const TestCase& test) { return cost_of(test) == CheckCost::kTimed; }
+
+// Too slow in a timed case, whichever way it showed: over the case's speed
+// limit ("slow"), growing too fast ("growth"), or a call past the case's
+// own time limit ("timeout").
+bool too_slow(const TestResult& result) {
+  return result.failure_kind == "slow" || result.failure_kind == "growth" || result.failure_kind == "timeout";
+}
 bool cheap(const TestCase& test) { return cost_of(test) == CheckCost::kFewCalls; }
 
 // Keeps at most kCostlyFailuresCompared of the costly failed cases `costly`:
@@ -186,10 +193,12 @@ CasesToCompare cases_to_compare(const std::vector<const TestCase*>& cases, const
     if (results[i].not_run) continue;  // its failure is another case's
     if (results[i].failure_kind == "timeout" && !timed(*cases[i])) {
       if (chosen.timed_out.size() < kCostlyFailuresCompared) chosen.timed_out.push_back(i);
+    } else if (results[i].failure_kind == "timeout") {  // a timed case: slowness, compared as the others are
+      chosen.slow.push_back(i);
     } else if (results[i].verdict == Verdict::kAccepted) {
       if (cheap(*cases[i])) chosen.passed.push_back(i);
     } else if (comparable(results[i])) {
-      bool slowness = timed(*cases[i]) && (results[i].failure_kind == "slow" || results[i].failure_kind == "growth");
+      bool slowness = timed(*cases[i]) && too_slow(results[i]);
       // A timed case's other failures (a wrong value on the largest
       // input) repeat what the cheaper cases show, at their greatest cost.
       if (timed(*cases[i]) && !slowness) continue;
@@ -266,7 +275,7 @@ void HintFinder::compare_slowness(const CasesToCompare& chosen, const std::vecto
       runners_[w]->session.stop();
       if (oracle_) oracle_->stop();
       const TestResult* theirs = result_of(*runners_[w], expanded[i], cases[i]->input, /*timing=*/true);
-      if (theirs && same_failure(expanded[i], results[i], *theirs)) comparison->explained[w].insert(i);
+      if (theirs && too_slow(*theirs)) comparison->explained[w].insert(i);
     }
   }
 }
