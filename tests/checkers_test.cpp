@@ -19,8 +19,10 @@
 #include "check/registry.hpp"
 #include "check/stats.hpp"
 #include "package/typed_values.hpp"
+#include "run/number_list.hpp"
 #include "run/runner.hpp"
 #include "run/wire_format.hpp"
+#include "through_channel.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -34,11 +36,12 @@ class FakeRunner : public Runner {
   explicit FakeRunner(Reply reply) : reply_(std::move(reply)) {}
 
   CallResult call(const Request& request, int) override {
-    // The request as the harness would decode it.
+    // The request as the harness would read it: its lists as lists.
     const std::string& frame = request.frame();
     json decoded;
     std::string problem;
     EXPECT_TRUE(decode_from_wire(std::string_view(frame).substr(4), &decoded, &problem)) << problem;
+    decoded = expanded(decoded);
     ++calls;
     CallResult reply = reply_(decoded["op"], decoded["args"]);
     // As a RunnerSession does: a timed call that uses more CPU than its
@@ -65,12 +68,13 @@ class FakeRunner : public Runner {
   Reply reply_;
 };
 
-// A value, with the times the judge measured for the call (wall time as
+// A value as a runner's reply brings it (its lists of doubles as typed
+// arrays), with the times the judge measured for the call (wall time as
 // long as the CPU time unless given).
-CallResult value(json v, double cpu_ms = 0, double wall_ms = -1) {
+CallResult value(const json& v, double cpu_ms = 0, double wall_ms = -1) {
   CallResult call;
   call.outcome = CallResult::Outcome::kValue;
-  call.value = std::move(v);
+  call.value = testing::through_channel(v);
   call.cpu_ms = cpu_ms;
   call.wall_ms = wall_ms < 0 ? cpu_ms : wall_ms;
   return call;
@@ -125,8 +129,10 @@ struct Fixture {
     // As the judge runs a case: its generated inputs expanded, its input as
     // written at hand.
     TestCase expanded = with_inputs_expanded(test);
-    CheckContext context{problem, expanded, learner,
-                         [&](const std::string& op, const json& args) { return reference.at(op)(args); }};
+    CheckContext context{
+        problem, expanded, learner, [&](const std::string& op, const json& args) {
+          return testing::through_channel(reference.at(op)(args));  // as the reference's runner sends it
+        }};
     context.written_input = &test.input;
     context.reference_call = [&](const Request& request) {
       ++reference_calls;
@@ -134,6 +140,7 @@ struct Fixture {
       json decoded;
       std::string problem;
       EXPECT_TRUE(decode_from_wire(std::string_view(frame).substr(4), &decoded, &problem)) << problem;
+      decoded = judge::expanded(decoded);
       if (reference_call) return reference_call(decoded["op"], decoded["args"]);
       return value(reference.at(decoded["op"])(decoded["args"]), reference_ms);
     };

@@ -8,6 +8,10 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
+
+#include "run/number_list.hpp"
+#include "through_channel.hpp"
 
 namespace judge {
 namespace {
@@ -208,6 +212,24 @@ TEST(CompareOutput, PinsEveryMessage) {
   }
 }
 
+// A reply's lists of doubles reach the checkers as typed arrays, a problem
+// file's as JSON lists: every case compares alike, with the same message,
+// whichever way either side holds its lists.
+TEST(CompareOutput, ReadsTypedArraysAsTheListsTheyHold) {
+  for (const OutputCase& c : output_cases()) {
+    const json want_typed = testing::through_channel(c.want), got_typed = testing::through_channel(c.got);
+    for (const auto& [want, got, form] :
+         {std::tuple{want_typed, got_typed, "both from a runner"},
+          std::tuple{c.want, got_typed, "expected from a file"}, std::tuple{want_typed, c.got, "got from a fake"}}) {
+      std::optional<std::string> message = compare_output(c.type, want, got, c.tolerance);
+      EXPECT_EQ(message, c.message) << c.protects << " (" << form << ")\n  want " << c.want.dump() << "\n  got  "
+                                    << c.got.dump();
+    }
+  }
+  // The cases hold typed arrays: the loop above compared them.
+  EXPECT_TRUE(is_typed_doubles(testing::through_channel(json{0.5, 0.25})));
+}
+
 TEST(FormatNumber, IsShortAndExact) {
   const std::pair<double, const char*> cases[] = {
       {0.0, "0"},
@@ -234,6 +256,7 @@ TEST(Brief, ShortensLongListsAndNamesTheirLength) {
   EXPECT_EQ(brief(json{0.5, -kInf}), "[0.5, -inf]");
   EXPECT_EQ(brief(J(R"({"a": [1, 2, 3]})"), 2), "{a: [1, 2, ... (3 in all)]}");
   EXPECT_EQ(brief(json("s")), "\"s\"");
+  EXPECT_EQ(brief(testing::through_channel(json{0.5, -kInf, 1.0, 2.5}), 3), "[0.5, -inf, 1, ... (4 in all)]");
 }
 
 }  // namespace

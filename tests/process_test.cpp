@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "run/number_list.hpp"
 #include "run/runner_session.hpp"
 #include "sandbox/limited_command.hpp"
 #include "sandbox/sandbox.hpp"
@@ -514,10 +515,12 @@ TEST_F(FakeRunnerTest, AFrameLargerThanTheRequestAllowsIsRefusedByItsAnnouncedSi
       << call.detail;
 }
 
-TEST_F(FakeRunnerTest, ATypedArrayReplyIsAListOfNumbers) {
+TEST_F(FakeRunnerTest, ATypedArrayOfDoublesStaysOneAndReadsAsTheList) {
   CallResult call = call_fake("typed_array_reply");
   ASSERT_EQ(call.outcome, CallResult::Outcome::kValue) << call.detail;
-  EXPECT_EQ(call.value, nlohmann::json::parse("[1.5, -2.0]"));
+  EXPECT_TRUE(is_typed_doubles(call.value)) << "kept as the channel carried it, not a JSON number per entry";
+  EXPECT_EQ(doubles_of(call.value), (std::vector<double>{1.5, -2.0}));
+  EXPECT_EQ(expanded(call.value), nlohmann::json::parse("[1.5, -2.0]"));
 }
 
 TEST_F(FakeRunnerTest, AnInt64TypedArrayReplyIsAListOfIntegers) {

@@ -9,6 +9,8 @@
 #include <limits>
 #include <string>
 
+#include "through_channel.hpp"
+
 namespace judge {
 namespace {
 using nlohmann::json;
@@ -116,7 +118,10 @@ TEST(ValueTypeProblem, AcceptsWhatTheHarnessWritesForEachType) {
       {ValueType::kString, "text"},
       {ValueType::kAny, {{"anything", {1, "at all"}}}},
   };
-  for (const auto& [type, value] : fits) EXPECT_EQ(value_type_problem(type, value), std::nullopt) << value.dump();
+  for (const auto& [type, value] : fits) {
+    EXPECT_EQ(value_type_problem(type, value), std::nullopt) << value.dump();
+    EXPECT_EQ(value_type_problem(type, testing::through_channel(value)), std::nullopt) << value.dump() << " (typed)";
+  }
 }
 
 TEST(ValueTypeProblem, RefusesWrongTypesHugeNumbersAndNaNWhereAnIntegerIsDue) {
@@ -138,7 +143,19 @@ TEST(ValueTypeProblem, RefusesWrongTypesHugeNumbersAndNaNWhereAnIntegerIsDue) {
       {ValueType::kBool, 1},
       {ValueType::kString, 1},
   };
-  for (const auto& [type, value] : misfits) EXPECT_NE(value_type_problem(type, value), std::nullopt) << value.dump();
+  for (const auto& [type, value] : misfits) {
+    EXPECT_NE(value_type_problem(type, value), std::nullopt) << value.dump();
+    EXPECT_NE(value_type_problem(type, testing::through_channel(value)), std::nullopt) << value.dump() << " (typed)";
+  }
+  // Doubles where integers are due: a forged typed array, however short.
+  const json doubles = testing::through_channel(json{1.0, 2.5});
+  EXPECT_EQ(value_type_problem(ValueType::kInts, doubles).value_or(""),
+            "its value is a list of 2 doubles, where the op returns a list of integers of at most 64 bits");
+  EXPECT_NE(value_type_problem(ValueType::kSeeds, doubles), std::nullopt);
+  EXPECT_NE(value_type_problem(ValueType::kMatrix, doubles), std::nullopt) << "a matrix is a list of rows";
+  EXPECT_EQ(value_type_problem(ValueType::kMatrix, testing::through_channel(json{{1.0, 2.0}, {3.0}})).value_or(""),
+            "its value is a matrix whose row 1 has 1 entries and row 0 2, where the op returns a matrix (a list of "
+            "rows of numbers, all of one length)");
   EXPECT_EQ(value_type_problem(ValueType::kInts, {1, nan}).value_or(""),
             "its value is a list whose entry 1 is NaN, where the op returns a list of integers of at most 64 bits");
   EXPECT_EQ(value_type_problem(ValueType::kInteger, beyond_int64).value_or(""),

@@ -15,19 +15,14 @@
 #include <random>
 #include <string>
 
+#include "run/number_list.hpp"
+#include "through_channel.hpp"
+
 namespace judge {
 namespace {
 using nlohmann::json;
 
-json through_cbor(const json& value) {
-  std::vector<std::uint8_t> bytes = json::to_cbor(with_typed_arrays(value));
-  json decoded;
-  std::string problem;
-  EXPECT_TRUE(
-      decode_from_wire(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), &decoded, &problem))
-      << problem;
-  return decoded;
-}
+json through_cbor(const json& value) { return expanded(testing::through_channel(value)); }
 
 // Why the channel's reader refuses `bytes`; empty when it decodes them.
 std::string refusal(const std::string& bytes) {
@@ -93,6 +88,36 @@ TEST(TypedArrays, KeepEveryInt64) {
   ASSERT_EQ(back.size(), std::size(numbers) + 1);
   for (std::size_t i = 0; i < std::size(numbers); ++i) EXPECT_EQ(back[i].get<std::int64_t>(), numbers[i]) << i;
   EXPECT_EQ(back.back().get<std::int64_t>(), std::numeric_limits<std::int64_t>::max());
+}
+
+TEST(TypedArrays, DoublesStayOneByteStringAndIntegersBecomeAList) {
+  json back = testing::through_channel({{"probs", {0.25, 0.75}}, {"ids", {4, -1}}, {"rows", {{1.5}, {2.5}}}});
+  ASSERT_TRUE(is_typed_doubles(back["probs"]));
+  EXPECT_EQ(back["probs"].get_binary().size(), 2 * sizeof(double)) << "one byte string, no JSON number per entry";
+  EXPECT_EQ(doubles_of(back["probs"]), (std::vector<double>{0.25, 0.75}));
+  EXPECT_EQ(back["ids"], json::parse("[4, -1]"));
+  ASSERT_TRUE(back["rows"].is_array());
+  EXPECT_TRUE(is_typed_doubles(back["rows"][1]));
+  EXPECT_EQ(expanded(back), json::parse(R"({"probs": [0.25, 0.75], "ids": [4, -1], "rows": [[1.5], [2.5]]})"));
+}
+
+TEST(NumberList, ReadsATypedArrayAndAJsonListAlike) {
+  const json plain = {0.5, -2.0, 3, "x"};
+  const json typed = testing::through_channel(json{0.5, -2.0, 3.5});
+  ASSERT_TRUE(is_list(plain));
+  ASSERT_TRUE(is_list(typed));
+  EXPECT_FALSE(is_list(json(0.5)));
+  EXPECT_EQ(list_size(typed), 3u);
+  EXPECT_EQ(list_size(json("text")), 0u);
+  const NumberList from_json(plain), from_bytes(typed);
+  EXPECT_EQ(from_json.size(), 4u);
+  EXPECT_TRUE(from_json.is_number(2));
+  EXPECT_FALSE(from_json.is_number(3));
+  EXPECT_EQ(from_json[1], -2.0);
+  EXPECT_EQ(from_bytes[2], 3.5);
+  EXPECT_EQ(list_item(typed, 0), json(0.5));
+  EXPECT_EQ(list_item(plain, 3), json("x"));
+  EXPECT_THROW(doubles_of(plain), json::type_error) << "a list with a string is not a list of numbers";
 }
 
 TEST(ChannelCbor, DecodesWhatTheWriterMakesAsNlohmannDoes) {

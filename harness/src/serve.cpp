@@ -213,8 +213,7 @@ int main() {
     try {
       nlohmann::json request;
       std::string problem;
-      if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kKeep,
-                                              &request, &problem)) {
+      if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), &request, &problem)) {
         reply = {{"harness_error", "bad request: " + problem}};
       } else if (request.at("op") == "exit") {
         return 0;

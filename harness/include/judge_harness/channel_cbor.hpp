@@ -5,8 +5,9 @@
 // lengths only; unsigned and negative integers; text strings; arrays; maps
 // with text keys; false, true, null; half, single and double floats; and a
 // byte string only under kFloat64ArrayTag or kInt64ArrayTag. A typed array
-// is copied once, either into a list of numbers or kept as the tagged byte
-// string (the harness turns it into a Value with one more copy).
+// is copied once and kept as the tagged byte string: the harness turns it
+// into a Value with one more copy, the judge reads its doubles in place
+// (judge/src/run/number_list.hpp).
 //
 // Why not nlohmann::json::from_cbor: it appends a byte string to its buffer
 // one byte at a time (tens of milliseconds for a reply of 262,144 numbers,
@@ -32,17 +33,12 @@ namespace judge_harness {
 // rows); anything deeper is not a frame either side writes.
 inline constexpr int kMaxChannelDepth = 64;
 
-enum class TypedArrays {
-  kExpand,  // as lists of numbers (the judge's side)
-  kKeep,    // as the tagged byte string (the harness's side)
-};
-
 namespace channel_cbor_detail {
 using json = nlohmann::json;
 
 class Reader {
  public:
-  Reader(const std::uint8_t* data, std::size_t size, TypedArrays typed) : at_(data), end_(data + size), typed_(typed) {}
+  Reader(const std::uint8_t* data, std::size_t size) : at_(data), end_(data + size) {}
 
   bool whole(json* out) { return item(out, 0) && at_ == end_; }
   const std::string& problem() const { return problem_; }
@@ -103,18 +99,6 @@ class Reader {
     return true;
   }
 
-  template <typename Number>
-  void numbers(std::size_t count, json* out) {
-    json::array_t list;
-    list.reserve(count);
-    for (std::size_t i = 0; i < count; ++i, at_ += sizeof(Number)) {
-      Number number;
-      std::memcpy(&number, at_, sizeof number);
-      list.emplace_back(number);
-    }
-    *out = std::move(list);
-  }
-
   bool typed_array(std::uint64_t tag, json* out) {
     if (tag != kFloat64ArrayTag && tag != kInt64ArrayTag) return refuse("a tag other than a typed array's");
     if (at_ == end_ || (*at_ >> 5) != 2) return refuse("a tag on something other than a byte string");
@@ -122,14 +106,8 @@ class Reader {
     if (!argument(*at_++ & 31, &size)) return false;
     if (size > left()) return refuse("truncated");
     if (size % 8 != 0) return refuse("a typed array whose size is not a multiple of 8 bytes");
-    if (typed_ == TypedArrays::kKeep) {
-      *out = json::binary(json::binary_t::container_type(at_, at_ + size), static_cast<std::uint8_t>(tag));
-      at_ += size;
-    } else if (tag == kFloat64ArrayTag) {
-      numbers<double>(size / 8, out);
-    } else {
-      numbers<std::int64_t>(size / 8, out);
-    }
+    *out = json::binary(json::binary_t::container_type(at_, at_ + size), static_cast<std::uint8_t>(tag));
+    at_ += size;
     return true;
   }
 
@@ -182,16 +160,14 @@ class Reader {
 
   const std::uint8_t* at_;
   const std::uint8_t* end_;
-  TypedArrays typed_;
   std::string problem_;
 };
 }  // namespace channel_cbor_detail
 
 // Decodes one whole payload into *out. False, with *problem saying why, when
 // it is not exactly one item of the kinds above.
-inline bool decode_channel_cbor(const void* data, std::size_t size, TypedArrays typed, nlohmann::json* out,
-                                std::string* problem) {
-  channel_cbor_detail::Reader reader(static_cast<const std::uint8_t*>(data), size, typed);
+inline bool decode_channel_cbor(const void* data, std::size_t size, nlohmann::json* out, std::string* problem) {
+  channel_cbor_detail::Reader reader(static_cast<const std::uint8_t*>(data), size);
   if (reader.whole(out)) return true;
   *problem = reader.problem().empty() ? "trailing bytes after the item" : reader.problem();
   return false;

@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <cmath>
 
+#include "run/number_list.hpp"
 #include "run/reply.hpp"
 
 namespace judge {
@@ -16,22 +18,29 @@ std::string tolerance_text(const Tolerance& t) {
 
 namespace {
 
-bool is_number(const json& v) { return v.is_number(); }
-
 double as_double(const json& v) { return v.get<double>(); }
+
+// Whether every entry of a list (a JSON list or a typed array) is a number.
+bool all_numbers(const json& list) {
+  if (is_typed_doubles(list)) return true;
+  return std::all_of(list.begin(), list.end(), [](const json& item) { return item.is_number(); });
+}
 
 // Compares two lists of doubles entry by entry; reports the first and the
 // worst mismatch so a learner sees both where it starts and how bad it gets.
-std::optional<std::string> compare_doubles(const json& want, const json& got, const Tolerance& tolerance,
+std::optional<std::string> compare_doubles(const json& want_list, const json& got_list, const Tolerance& tolerance,
                                            const std::string& where) {
-  if (!got.is_array())
-    return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), json_kind(got));
+  const NumberList want(want_list);
+  if (!is_list(got_list))
+    return fmt::format("{}expected a list of {} numbers, got {}", where, want.size(), json_kind(got_list));
+  const NumberList got(got_list);
   if (got.size() != want.size()) return fmt::format("{}expected {} values, got {}", where, want.size(), got.size());
   std::size_t wrong = 0, first = 0, worst = 0;
   double worst_error = -1;
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (!is_number(got[i])) return fmt::format("{}index {}: expected a number, got {}", where, i, json_kind(got[i]));
-    double w = as_double(want[i]), g = as_double(got[i]);
+    if (!got.is_number(i))
+      return fmt::format("{}index {}: expected a number, got {}", where, i, json_kind(got_list[i]));
+    double w = want[i], g = got[i];
     if (numbers_match(w, g, tolerance)) continue;
     if (wrong++ == 0) first = i;
     double error = std::isnan(g) || std::isnan(w) ? INFINITY : std::fabs(g - w);
@@ -40,7 +49,7 @@ std::optional<std::string> compare_doubles(const json& want, const json& got, co
   }
   if (wrong == 0) return std::nullopt;
   auto describe = [&](std::size_t i) {
-    double w = as_double(want[i]), g = as_double(got[i]);
+    double w = want[i], g = got[i];
     double error = std::fabs(g - w);
     return fmt::format("index {}: expected {}, got {} (error {})", i, format_number(w), format_number(g),
                        format_number(error));
@@ -79,10 +88,16 @@ std::optional<std::string> compare_any(const json& want, const json& got, const 
     if (got.is_number_integer() && got == want) return std::nullopt;
     return fmt::format("{}expected {}, got {}", where, want.dump(), brief(got));
   }
-  if (want.is_array()) {
-    if (!got.is_array()) return fmt::format("{}expected a list of {}, got {}", where, want.size(), json_kind(got));
-    if (got.size() != want.size()) return fmt::format("{}expected {} entries, got {}", where, want.size(), got.size());
-    for (std::size_t i = 0; i < want.size(); ++i)
+  if (is_list(want)) {
+    const std::size_t size = list_size(want);
+    if (!is_list(got)) return fmt::format("{}expected a list of {}, got {}", where, size, json_kind(got));
+    if (list_size(got) != size) return fmt::format("{}expected {} entries, got {}", where, size, list_size(got));
+    if (is_typed_doubles(want) || is_typed_doubles(got)) {
+      // One side holds doubles only: the other must too.
+      if (!all_numbers(want)) return fmt::format("{}expected {}, got {}", where, brief(want), brief(got));
+      return compare_doubles(want, got, tolerance, where);
+    }
+    for (std::size_t i = 0; i < size; ++i)
       if (auto bad = compare_any(want[i], got[i], tolerance, fmt::format("{}[{}]", path, i))) return bad;
     return std::nullopt;
   }
@@ -158,6 +173,14 @@ std::string generator_text(const json& description) {
 
 std::string brief(const json& value, std::size_t max_items) {
   if (value.is_number_float()) return format_number(value.get<double>());
+  if (is_typed_doubles(value)) {
+    const NumberList numbers(value);
+    std::string out = "[";
+    for (std::size_t i = 0; i < numbers.size() && i < max_items; ++i)
+      out += (i ? ", " : "") + format_number(numbers[i]);
+    if (numbers.size() > max_items) out += fmt::format(", ... ({} in all)", numbers.size());
+    return out + "]";
+  }
   if (value.is_object() && value.contains("generate") && value["generate"].is_string()) return generator_text(value);
   if (value.is_array()) {
     std::string out = "[";

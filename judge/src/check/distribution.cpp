@@ -30,6 +30,7 @@
 #include "check/registry.hpp"
 #include "check/stats.hpp"
 #include "package/typed_values.hpp"
+#include "run/number_list.hpp"
 #include "run/reply.hpp"
 
 namespace judge {
@@ -76,7 +77,7 @@ class SamplerChecker : public Checker {
     const TestCase& test = context.test;
     TestResult result = start_result(test);
     json probs_json = context.reference(test.check_args["probs_op"].get<std::string>(), test.input);
-    std::vector<double> probs = probs_json.get<std::vector<double>>();
+    std::vector<double> probs = doubles_of(probs_json);
     // sampler_support with a stated number of draws checks one way only.
     const bool coverage = !full_ && !test.check_args.contains("draws");
     const double least = test.check_args.value("least", kDetectableDeviation);

@@ -10,6 +10,7 @@
 #include "check/checker.hpp"
 #include "check/compare.hpp"
 #include "check/registry.hpp"
+#include "run/number_list.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -110,7 +111,7 @@ class HypothesesChecker : public Checker {
       return result;
     }
     if (test.expects_invalid_argument) {
-      result.returned = call.value;
+      result.returned = expanded(call.value);
       return fail(&result, fmt::format("expected std::invalid_argument, but it returned {}", brief(call.value, 4)),
                   "no_throw");
     }
@@ -118,7 +119,7 @@ class HypothesesChecker : public Checker {
     if (!want.is_array())
       throw JudgeFault{fmt::format("case '{}': the expected value is not a list of hypotheses", test.name)};
     if (auto mismatch = compare_hypotheses(want, call.value, test.tolerance)) {
-      result.returned = call.value;
+      result.returned = expanded(call.value);
       fail(&result, with_case_tolerance(context, *mismatch), "value");
       result.details = details(want, &call.value);
     }

@@ -21,6 +21,7 @@
 #include "check/registry.hpp"
 #include "check/stats.hpp"
 #include "check/timed_inputs.hpp"
+#include "run/number_list.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -114,7 +115,7 @@ TestResult check_untimed(CheckContext& context, const Operation& op, TestResult*
   CallResult call = call_learner(context, request, result);
   if (verdict_for_unusual_call(call, context, request, result)) return *result;
   if (auto mismatch = compare_output(op.output, want, call.value, test.tolerance)) {
-    result->returned = call.value;
+    result->returned = expanded(call.value);
     return fail(result, with_case_tolerance(context, *mismatch), "value");
   }
   result->message = context.timing_off_reason;
@@ -149,7 +150,7 @@ bool time_calls(CheckContext& context, const Operation& op, const Settings& sett
     // Every call's value: a solution that answered some calls with
     // anything cheap would otherwise be timed on work it did not do.
     if (auto mismatch = compare_output(op.output, theirs.value, call.value, test.tolerance)) {
-      result->returned = call.value;
+      result->returned = expanded(call.value);
       result->input = inputs.last_as_written();
       fail(result,
            fmt::format("timed call {} of {}, on an input of its own (the case's input drawn from other seeds, "

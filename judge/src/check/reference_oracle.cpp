@@ -45,6 +45,7 @@ SharedMemo& shared_memo() {
 
 // About what a JSON value holds in memory.
 std::size_t approximate_bytes(const nlohmann::json& value) {
+  if (value.is_binary()) return 16 + value.get_binary().size();
   if (value.is_array() || value.is_object()) {
     std::size_t bytes = 16;
     for (const nlohmann::json& item : value) bytes += approximate_bytes(item);

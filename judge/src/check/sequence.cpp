@@ -28,6 +28,7 @@
 #include "check/checker.hpp"
 #include "check/compare.hpp"
 #include "check/registry.hpp"
+#include "run/number_list.hpp"
 
 namespace judge {
 namespace {
@@ -145,7 +146,7 @@ class SequenceRun {
             compare_output(output, made_[a].answer, made_[b].answer, test_.tolerance))
           one = &made_[a], other = &made_[b];
     if (!one) {
-      result_.returned = first_wrong->answer;
+      result_.returned = expanded(first_wrong->answer);
       fail(&result_,
            fmt::format("{}: {} (the same answer every time in fresh runners)",
                        describe(first_wrong->where, inputs_.size()),
@@ -159,7 +160,7 @@ class SequenceRun {
     json in_fresh_runners = json::array();
     for (const Made& made : made_)
       if (made.where.pass > 0) in_fresh_runners.push_back(made.answer);
-    result_.returned = fresh ? in_fresh_runners : first_wrong->answer;
+    result_.returned = expanded(fresh ? in_fresh_runners : first_wrong->answer);
     fail(&result_,
          fmt::format("input {} of {} got two answers: the answer depended on an earlier call{}, where it must depend "
                      "on the call's own arguments alone (no memo, cache or static state kept between calls)",
@@ -235,7 +236,7 @@ class SequenceRun {
     json args = json::object();
     for (const auto& [name, type] : context_.problem.find_op(probs_op)->inputs)
       if (inputs_[i].contains(name)) args[name] = inputs_[i][name];
-    return probabilities_[i] = context_.reference(probs_op, args).get<std::vector<double>>();
+    return probabilities_[i] = doubles_of(context_.reference(probs_op, args));
   }
 
   // The failing call's input, below the message (the case's input shown

@@ -47,6 +47,7 @@
 #include "check/speculative_laws.hpp"
 #include "check/stats.hpp"
 #include "package/typed_values.hpp"
+#include "run/number_list.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -120,7 +121,7 @@ class SpeculativeChecker : public Checker {
       json got;
       if (!call(context, "seed", seed, &result, &got)) return result;
       if (got != *test.expect) {
-        result.returned = got;
+        result.returned = expanded(got);
         return fail(&result,
                     fmt::format("seed {}: expected {}, got {}; this answer does not depend on the random draws, so "
                                 "every seed must give it",

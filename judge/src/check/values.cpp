@@ -6,6 +6,7 @@
 #include "check/checker.hpp"
 #include "check/compare.hpp"
 #include "check/registry.hpp"
+#include "run/number_list.hpp"
 
 namespace judge {
 namespace {
@@ -40,7 +41,7 @@ class ValuesChecker : public Checker {
       return result;
     }
     if (test.expects_invalid_argument) {
-      result.returned = call.value;
+      result.returned = expanded(call.value);
       fail(&result, fmt::format("expected std::invalid_argument, but it returned {}", brief(call.value)), "no_throw");
       result.details = expected_and_got(kThrows, &call.value);
       return result;
@@ -48,7 +49,7 @@ class ValuesChecker : public Checker {
     nlohmann::json want = expected_value(context);
     const Operation* op = context.problem.find_op(test.op);
     if (auto mismatch = compare_output(op->output, want, call.value, test.tolerance)) {
-      result.returned = call.value;
+      result.returned = expanded(call.value);
       fail(&result, with_case_tolerance(context, *mismatch), "value");
       result.details = expected_and_got(brief(want, 16), &call.value);
     }

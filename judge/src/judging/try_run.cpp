@@ -6,6 +6,7 @@
 #include "check/compare.hpp"
 #include "compile/compile.hpp"
 #include "judging/try_session.hpp"
+#include "run/number_list.hpp"
 #include "sandbox/limits.hpp"
 #include "util/errors.hpp"
 #include "util/text.hpp"
@@ -40,7 +41,7 @@ bool TrySession::learner_call(const Request& request, TrySide* side) {
       call.outcome == CallResult::Outcome::kException && call.exception_kind == "invalid_argument";
   if (!verdict_for_unusual_call(call, context_, request, &result)) {
     side->returned = true;
-    side->value = std::move(call.value);
+    side->value = expanded(call.value);  // shown and written as JSON: lists, not typed arrays
     side->printed = result.output;
     return true;
   }
@@ -59,7 +60,7 @@ TrySide TrySession::reference_call(const Request& request) {
   side.printed = call.output;
   if (call.outcome == CallResult::Outcome::kValue) {
     side.returned = true;
-    side.value = std::move(call.value);
+    side.value = expanded(call.value);
   } else if (call.outcome == CallResult::Outcome::kException && call.exception_kind == "invalid_argument") {
     side.threw_invalid_argument = true;
     side.message = exception_text(call);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "run/number_list.hpp"
 #include "run/wire_format.hpp"
 
 namespace judge {
@@ -20,10 +21,16 @@ bool is_unsigned(const json& value) {
   return value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);
 }
 
+bool holds_a_number(const json& value) { return value.is_number(); }
+
 // The first entry of `list` that `fits` refuses, as a reason; nullopt when
-// every entry fits.
+// every entry fits. A typed array holds doubles: it fits when
+// `doubles_fit`, and is a misfit as a whole otherwise.
 template <typename Fits>
-std::optional<std::string> first_misfit(const json& list, Fits fits) {
+std::optional<std::string> first_misfit(const json& list, Fits fits, bool doubles_fit) {
+  if (is_typed_doubles(list))
+    return doubles_fit ? std::nullopt
+                       : std::optional<std::string>(fmt::format("a list of {} doubles", list_size(list)));
   for (std::size_t i = 0; i < list.size(); ++i)
     if (!fits(list[i])) return fmt::format("a list whose entry {} is {}", i, json_kind(list[i]));
   return std::nullopt;
@@ -31,10 +38,11 @@ std::optional<std::string> first_misfit(const json& list, Fits fits) {
 
 std::optional<std::string> matrix_misfit(const json& rows) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    if (!rows[r].is_array()) return fmt::format("a list whose row {} is {}", r, json_kind(rows[r]));
-    if (rows[r].size() != rows[0].size())
-      return fmt::format("a matrix whose row {} has {} entries and row 0 {}", r, rows[r].size(), rows[0].size());
-    if (auto misfit = first_misfit(rows[r], [](const json& v) { return v.is_number(); }))
+    if (!is_list(rows[r])) return fmt::format("a list whose row {} is {}", r, json_kind(rows[r]));
+    if (list_size(rows[r]) != list_size(rows[0]))
+      return fmt::format("a matrix whose row {} has {} entries and row 0 {}", r, list_size(rows[r]),
+                         list_size(rows[0]));
+    if (auto misfit = first_misfit(rows[r], holds_a_number, /*doubles_fit=*/true))
       return fmt::format("a matrix whose row {} is {}", r, *misfit);
   }
   return std::nullopt;
@@ -66,10 +74,11 @@ std::optional<std::string> misfit(ValueType type, const json& value) {
   if (type == ValueType::kSeed) return scalar(is_unsigned(value));
   if (type == ValueType::kBool) return scalar(value.is_boolean());
   if (type == ValueType::kString) return scalar(value.is_string());
-  if (!value.is_array()) return json_kind(value);
-  if (type == ValueType::kDoubles) return first_misfit(value, [](const json& v) { return v.is_number(); });
-  if (type == ValueType::kInts) return first_misfit(value, fits_int64);
-  if (type == ValueType::kSeeds) return first_misfit(value, is_unsigned);
+  if (!is_list(value)) return json_kind(value);
+  if (type == ValueType::kDoubles) return first_misfit(value, holds_a_number, /*doubles_fit=*/true);
+  if (type == ValueType::kInts) return first_misfit(value, fits_int64, /*doubles_fit=*/false);
+  if (type == ValueType::kSeeds) return first_misfit(value, is_unsigned, /*doubles_fit=*/false);
+  if (is_typed_doubles(value)) return fmt::format("a list of {} doubles", list_size(value));
   return matrix_misfit(value);
 }
 
@@ -155,7 +164,7 @@ bool is_int(const json& value) {
 }
 
 std::string json_kind(const json& value) {
-  if (value.is_array()) return fmt::format("a list of {}", value.size());
+  if (is_list(value)) return fmt::format("a list of {}", list_size(value));
   if (value.is_number_float()) return std::isnan(value.get<double>()) ? "NaN" : "a number";
   if (value.is_number()) return fits_int64(value) ? "an integer" : "an integer beyond int64";
   if (value.is_object()) return "a map";

@@ -13,13 +13,6 @@
 namespace judge {
 
 struct CallResult {
-  CallResult() = default;
-  CallResult(const CallResult&) = default;
-  CallResult(CallResult&&) = default;
-  CallResult& operator=(const CallResult&) = default;
-  CallResult& operator=(CallResult&&) = default;
-  ~CallResult() { free_number_lists(&value); }
-
   enum class Outcome {
     kValue,         // the function returned `value`
     kException,     // the function threw (see exception_kind/type/what)
@@ -34,6 +27,8 @@ struct CallResult {
     kStarved,
   };
   Outcome outcome = Outcome::kDied;
+  // kValue: what the function returned. Its lists of doubles are typed
+  // arrays, one byte string each: read them with run/number_list.hpp.
   nlohmann::json value;
   std::string exception_kind;  // "invalid_argument", "bad_alloc" or "other"
   std::string exception_type;  // dynamic type, demangled

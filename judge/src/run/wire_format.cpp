@@ -1,6 +1,7 @@
 // Typed arrays on the runner channel: doubles and integers copied into one
 // byte string, tagged as RFC 8746 float64 or sint64 little-endian arrays,
-// and decoded back by the channel's own CBOR reader.
+// and decoded back by the channel's own CBOR reader, the doubles kept as
+// one typed array (run/number_list.hpp).
 #include "run/wire_format.hpp"
 
 #include <algorithm>
@@ -57,18 +58,32 @@ json raw_packed(const std::vector<T>& numbers, std::uint8_t tag) {
   return json::binary(json::binary_t::container_type(first, first + numbers.size() * sizeof(T)), tag);
 }
 
-// True when every text string of `value`, map keys included, is valid
-// UTF-8. The reader bounds the nesting, so the recursion is bounded too.
-bool all_text_valid(const json& value) {
-  if (value.is_string()) return judge_harness::is_valid_utf8(value.get_ref<const json::string_t&>());
-  if (value.is_object()) {
-    for (const auto& [key, item] : value.items())
-      if (!judge_harness::is_valid_utf8(key) || !all_text_valid(item)) return false;
+// Checks that every text string of `value`, map keys included, is valid
+// UTF-8, and turns every typed array of int64s into a list of integers: the
+// judge reads token ids entry by entry, and they are few. Typed arrays of
+// doubles stay as they came (run/number_list.hpp). The reader bounds the
+// nesting, so the recursion is bounded too.
+bool settle(json* value) {
+  if (value->is_string()) return judge_harness::is_valid_utf8(value->get_ref<const json::string_t&>());
+  if (value->is_binary() && value->get_binary().subtype() == judge_harness::kInt64ArrayTag) {
+    const json::binary_t& bytes = value->get_binary();
+    json::array_t list(bytes.size() / sizeof(std::int64_t));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::int64_t number;
+      std::memcpy(&number, bytes.data() + i * sizeof number, sizeof number);
+      list[i] = number;
+    }
+    *value = std::move(list);
     return true;
   }
-  if (value.is_array())
-    for (const json& item : value)
-      if (!all_text_valid(item)) return false;
+  if (value->is_object()) {
+    for (auto& [key, item] : value->items())
+      if (!judge_harness::is_valid_utf8(key) || !settle(&item)) return false;
+    return true;
+  }
+  if (value->is_array())
+    for (json& item : *value)
+      if (!settle(&item)) return false;
   return true;
 }
 
@@ -94,26 +109,9 @@ json with_typed_arrays(const json& value) {
   return out;
 }
 
-void free_number_lists(json* value) {
-  if (value->is_object()) {
-    for (json& item : *value) free_number_lists(&item);
-    return;
-  }
-  if (!value->is_array()) return;
-  json::array_t& list = value->get_ref<json::array_t&>();
-  for (json& item : list)
-    if (item.is_structured()) free_number_lists(&item);
-  if (std::none_of(list.begin(), list.end(), [](const json& item) { return item.is_structured(); })) {
-    list.clear();
-    list.shrink_to_fit();
-  }
-}
-
 bool decode_from_wire(std::string_view payload, json* value, std::string* problem) {
-  if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), judge_harness::TypedArrays::kExpand, value,
-                                          problem))
-    return false;
-  if (all_text_valid(*value)) return true;
+  if (!judge_harness::decode_channel_cbor(payload.data(), payload.size(), value, problem)) return false;
+  if (settle(value)) return true;
   *problem = "a text string that is not valid UTF-8";
   return false;
 }

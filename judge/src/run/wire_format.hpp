@@ -21,19 +21,14 @@ nlohmann::json with_typed_arrays(const nlohmann::json& value);
 nlohmann::json typed_array(const std::vector<double>& numbers);
 nlohmann::json typed_array(const std::vector<std::int64_t>& numbers);
 
-// Decodes a frame's CBOR payload, typed arrays back into lists of numbers
-// (judge_harness/channel_cbor.hpp). False, with *problem saying why, when
+// Decodes a frame's CBOR payload (judge_harness/channel_cbor.hpp): a typed
+// array of doubles stays one (read it with run/number_list.hpp), a typed
+// array of int64s becomes a list of integers. False, with *problem saying why, when
 // the payload is not what either side of the channel writes: a byte string
 // that is not a float64 or sint64 typed array, an indefinite length,
 // nesting beyond judge_harness::kMaxChannelDepth, trailing bytes, a text
 // string (or map key) that is not valid UTF-8 (judge_harness/utf8.hpp).
 bool decode_from_wire(std::string_view payload, nlohmann::json* value, std::string* problem);
-
-// Empties the lists of plain numbers (or strings, booleans, nulls) in
-// `value` element by element. nlohmann's destructor first moves every
-// element of a list into a stack of its own, which made freeing the
-// replies of 262,144 numbers a third of the judge's own time in a grade.
-void free_number_lists(nlohmann::json* value);
 
 // True when `value` is an integer that fits in an int64 (what the wire's
 // integers are).
