@@ -165,5 +165,32 @@ TEST(MistakeResults, ASecondWrongRunTakesItsHintFromTheStoreUntilTheProblemChang
   EXPECT_NE(third.out.find(hint), std::string::npos) << third.out;
 }
 
+// A known mistake that cannot be compared (here: it does not build) cuts
+// the search short: the run says so and why, in the terminal and in JSON,
+// still names the mistakes it could compare, and is not cached, so the
+// next run searches again.
+TEST(MistakeResults, ASearchCutShortSaysWhyAndIsNotCached) {
+  Scratch scratch;
+  std::ofstream(scratch.root / "solutions/draws/wrong/does_not_build.hpp") << "this is not C++\n";
+  std::ofstream(scratch.root / "solutions/draws/solutions.yaml", std::ios::app)
+      << "  - file: wrong/does_not_build.hpp\n    verdict: wrong_answer\n    mistake: never compared\n";
+  testing::JudgeRun first = scratch.judge_edited_mistake(1);
+  EXPECT_EQ(first.status, 1) << first.err;
+  EXPECT_NE(first.out.find("the weights are never divided by their sum"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("hints cut short:"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("did not build); the next run searches again"), std::string::npos) << first.out;
+
+  fs::path mine = scratch.root / "mine.hpp";  // the file judged first, unchanged
+  testing::JudgeRun again =
+      testing::run_judge({"run", "draws", "--solution", mine.string(), "--format", "json"}, scratch.env);
+  EXPECT_EQ(again.status, 1) << again.err;
+  json result = json::parse(again.out);
+  EXPECT_NE(result.value("hints_cut_short", "").find("does_not_build.hpp did not build"), std::string::npos)
+      << again.out;
+  testing::JudgeRun third = testing::run_judge({"run", "draws", "--solution", mine.string()}, scratch.env);
+  EXPECT_EQ(third.out.find("the result comes from the cache"), std::string::npos)
+      << "a search cut short is not cached: " << third.out;
+}
+
 }  // namespace
 }  // namespace judge

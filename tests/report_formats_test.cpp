@@ -74,6 +74,16 @@ ProblemResult wrong_result() {
   return result;
 }
 
+// A wrong answer of problem "toy" on `tests`.
+ProblemResult toy_result(std::vector<TestResult> tests) {
+  ProblemResult result;
+  result.problem = "toy";
+  result.solution = "toy.hpp";
+  result.verdict = Verdict::kWrongAnswer;
+  result.tests = std::move(tests);
+  return result;
+}
+
 ProblemResult compile_error_result() {
   ProblemResult result;
   result.problem = "temperature";
@@ -380,11 +390,7 @@ std::unique_ptr<Reporter> make_plain_text_reporter(std::FILE* out) { return make
 // Hints are found once every case is judged: each format shows them, with
 // the cases they explain.
 TEST(PlainText, AShrunkExampleShowsEveryNumberOfItsInputWrapped) {
-  ProblemResult result;
-  result.problem = "toy";
-  result.solution = "toy.hpp";
-  result.verdict = Verdict::kWrongAnswer;
-  result.tests = {test_result("first", Verdict::kWrongAnswer, "wrong")};
+  ProblemResult result = toy_result({test_result("first", Verdict::kWrongAnswer, "wrong")});
   ShrunkExample example;
   example.from_case = "first";
   example.shrunk = true;
@@ -404,12 +410,9 @@ TEST(PlainText, AShrunkExampleShowsEveryNumberOfItsInputWrapped) {
 }
 
 TEST(Hints, EveryFormatShowsEachHint) {
-  ProblemResult result;
-  result.problem = "toy";
-  result.solution = "toy.hpp";
-  result.verdict = Verdict::kWrongAnswer;
-  result.tests = {test_result("first", Verdict::kWrongAnswer, "index 0: expected 1, got 2"),
-                  test_result("second", Verdict::kAccepted), test_result("third", Verdict::kWrongAnswer, "wrong")};
+  ProblemResult result =
+      toy_result({test_result("first", Verdict::kWrongAnswer, "index 0: expected 1, got 2"),
+                  test_result("second", Verdict::kAccepted), test_result("third", Verdict::kWrongAnswer, "wrong")});
   result.tests[0].hint = "drops the crossing token";
   result.tests[2].hint = "forgets to renormalize";
   result.hints = {{"drops the crossing token", {"first"}}, {"forgets to renormalize", {"third"}}};
@@ -428,6 +431,23 @@ TEST(Hints, EveryFormatShowsEachHint) {
   ASSERT_EQ(json["hints"].size(), 2u) << json;
   EXPECT_EQ(json["hints"][1]["cases"], nlohmann::json::array({"third"}));
   EXPECT_EQ(json["tests"][2]["hint"], "forgets to renormalize");
+}
+
+// A search for known mistakes that could not make every comparison says so
+// and why, in the terminal and in JSON; a complete one says nothing.
+TEST(Hints, ASearchCutShortSaysWhyInTextAndJson) {
+  ProblemResult result = toy_result({test_result("first", Verdict::kWrongAnswer, "wrong")});
+  const std::string plain = render(make_plain_text_reporter, {result});
+  EXPECT_EQ(plain.find("cut short"), std::string::npos) << plain;
+  EXPECT_FALSE(nlohmann::json::parse(render(make_json_reporter, {result})).contains("hints_cut_short"));
+
+  result.hints_cut_short = "the known mistake wrong/x.hpp did not build";
+  const std::string text = render(make_plain_text_reporter, {result});
+  EXPECT_NE(text.find("hints cut short: the search among the known mistakes did not finish"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("wrong/x.hpp did not build"), std::string::npos) << text;
+  nlohmann::json json = nlohmann::json::parse(render(make_json_reporter, {result}));
+  EXPECT_EQ(json["hints_cut_short"], "the known mistake wrong/x.hpp did not build") << json;
 }
 
 // The text report of a problem whose quick preview judged `previewed`

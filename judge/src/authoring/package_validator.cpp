@@ -160,10 +160,18 @@ class Validator {
                     named.empty() ? "no hint (no failure to compare)"
                     : ok          ? "its own mistake is the hint"
                                   : "another mistake is the hint"),
-        ok ? ""
-        : named.empty()
-            ? "it failed, yet no known mistake explains it: is the index's verdict or mistake stale?"
-            : fmt::format("the first hint was \"{}\": add a case that tells the two mistakes apart", named.front()));
+        ok              ? ""
+        : named.empty() ? "it failed, yet no known mistake explains it: is the index's verdict or mistake stale?" +
+                              cut_short_text(result)
+                        : fmt::format("the first hint was \"{}\": add a case that tells the two mistakes apart{}",
+                                      named.front(), cut_short_text(result)));
+  }
+
+  // Why the search for hints did not finish, as a last line of a failed
+  // check's detail; empty when it finished.
+  static std::string cut_short_text(const ProblemResult& result) {
+    return result.hints_cut_short.empty() ? ""
+                                          : "\n(the search for hints was cut short: " + result.hints_cut_short + ")";
   }
 
   void check_hint_test(const SolutionsIndex& index, const KnownSolution& solution) {
@@ -183,6 +191,7 @@ class Validator {
       if (!std::count(wanted.begin(), wanted.end(), text)) detail += "named, but should not be: " + text + "\n";
     for (const std::string& text : wanted)
       if (!std::count(named.begin(), named.end(), text)) detail += "not named: " + text + "\n";
+    if (!ok && !result.hints_cut_short.empty()) detail += cut_short_text(result).substr(1) + "\n";
     add(ok,
         fmt::format("{}: {} with {} hint{}{}", solution.display, verdict_name(result.verdict), named.size(),
                     named.size() == 1 ? "" : "s", ok ? ", as stated" : ""),

@@ -83,6 +83,7 @@ bool timed(const TestCase& test) { return cost_of(test) == CheckCost::kTimed; }
 bool too_slow(const TestResult& result) {
   return result.failure_kind == "slow" || result.failure_kind == "growth" || result.failure_kind == "timeout";
 }
+
 bool cheap(const TestCase& test) { return cost_of(test) == CheckCost::kFewCalls; }
 
 // Keeps at most kCostlyFailuresCompared of the costly failed cases `costly`:
@@ -129,10 +130,12 @@ void HintFinder::build_wrong_runners() {
     builds.push_back(
         std::async(std::launch::async, [&] { return build_runner(paths_, problem_, wrong.file, wrong.display); }));
   BuildOutcome reference = reference_build.get();
-  if (reference.ok)
+  if (reference.ok) {
     reference_binary_ = reference.binary;
-  else
+  } else {
     oracle_failed_ = true;
+    lose("the reference solution did not build");
+  }
   const std::string problem_key = mistake_problem_key(problem_);
   for (std::size_t i = 0; i < builds.size(); ++i) {
     BuildOutcome built = builds[i].get();
@@ -140,7 +143,21 @@ void HintFinder::build_wrong_runners() {
       runners_.push_back(
           std::make_unique<Runner>(index_.wrong[i], built.binary, problem_,
                                    MistakeResults(paths_, problem_key, built.binary, reference_binary_)));
+    else
+      lose(fmt::format("the known mistake {} did not build", index_.wrong[i].display));
   }
+}
+
+void HintFinder::lose(std::string why) {
+  std::lock_guard<std::mutex> lock(lost_mutex_);
+  lost_.push_back(std::move(why));
+}
+
+std::string HintFinder::cut_short() const {
+  std::lock_guard<std::mutex> lock(lost_mutex_);
+  if (lost_.empty()) return "";
+  if (lost_.size() == 1) return lost_.front();
+  return fmt::format("{} (and {} more comparisons not made)", lost_.front(), lost_.size() - 1);
 }
 
 nlohmann::json HintFinder::reference(const std::string& op, const nlohmann::json& args) {
@@ -157,7 +174,7 @@ const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, con
       return &wrong.results.emplace(test.name, std::move(*stored)).first->second;
   {
     std::lock_guard<std::mutex> lock(oracle_mutex_);
-    if (oracle_failed_) return nullptr;
+    if (oracle_failed_) return nullptr;  // said once, by build_wrong_runners
     if (!oracle_) oracle_ = std::make_unique<ReferenceOracle>(problem_, reference_binary_);
   }
   CheckContext context{problem_, test, wrong.session,
@@ -168,12 +185,20 @@ const TestResult* HintFinder::result_of(Runner& wrong, const TestCase& test, con
   };
   context.written_input = &written_input;
   if (!timing) context.timing_off_reason = "speed is not compared while looking for a known mistake";
-  try {
-    TestResult result = find_checker(test.check)->run(context);
-    if (!timing) wrong.stored.remember(test.name, result);
-    return &wrong.results.emplace(test.name, std::move(result)).first->second;
-  } catch (const JudgeFault&) {
-    return nullptr;  // this comparison is lost, not the others
+  for (int attempt = 1;; ++attempt) {
+    try {
+      TestResult result = find_checker(test.check)->run(context);
+      if (!timing) wrong.stored.remember(test.name, result);
+      return &wrong.results.emplace(test.name, std::move(result)).first->second;
+    } catch (const JudgeFault& fault) {
+      // Once more on a fresh runner: a fault of a busy moment (a runner
+      // starved past the clock's backstop) seldom comes twice.
+      wrong.session.stop();
+      if (attempt < 2) continue;
+      lose(fmt::format("the known mistake {} could not be run on case '{}': {}", wrong.solution.display, test.name,
+                       fault.message));
+      return nullptr;  // this comparison is lost, not the others
+    }
   }
 }
 
@@ -302,7 +327,8 @@ std::vector<Hint> HintFinder::explain(const std::vector<const TestCase*>& cases,
     for (std::size_t i : *list) expanded[i] = with_inputs_expanded(*cases[i]);
   try {
     if (runners_.empty()) build_wrong_runners();
-  } catch (const JudgeFault&) {
+  } catch (const JudgeFault& fault) {
+    lose(fmt::format("the known mistakes could not be built: {}", fault.message));
     return {};  // a hint is a courtesy; never let it break judging
   }
   Comparison comparison{std::vector<std::set<std::size_t>>(runners_.size()),

@@ -47,9 +47,20 @@ class HintFinder {
   // is a courtesy.
   std::vector<Hint> explain(const std::vector<const TestCase*>& cases, const std::vector<TestResult>& results);
 
+  // Why explain() made fewer comparisons than it set out to, in words for
+  // the report; empty when it made them all. A comparison is
+  // lost to a judge fault: a known mistake that does not build, a runner a
+  // busy machine kept from a CPU past the clock's backstop (after one more
+  // try on a fresh runner). The hints are then what the comparisons made
+  // show, and the report says the search was cut short rather than
+  // silently naming fewer mistakes.
+  std::string cut_short() const;
+
  private:
   struct Runner;
   void build_wrong_runners();
+  // Records a comparison that could not be made, and why.
+  void lose(std::string why);
   // How `wrong` fares on `test` (inputs expanded; `written_input` is its
   // input as its file gives it): run once, then remembered, on disk too
   // when untimed (mistake_results.hpp).
@@ -92,6 +103,8 @@ class HintFinder {
   std::string reference_binary_;                  // built with the known mistakes
   std::unique_ptr<ReferenceOracle> oracle_;       // started at the first result not stored
   bool oracle_failed_ = false;
+  mutable std::mutex lost_mutex_;  // lose() is called from several threads
+  std::vector<std::string> lost_;  // the comparisons not made, each with its reason
 };
 
 // Whether two failures of the same case are the same mistake: the same kind

@@ -46,6 +46,7 @@ void add_hints(const Paths& paths, const Problem& problem, const std::vector<con
   if (!index) return;
   HintFinder finder(paths, problem, *index);
   outcome->hints = finder.explain(cases, outcome->tests);
+  outcome->hints_cut_short = finder.cut_short();
   for (const Hint& hint : outcome->hints)
     for (TestResult& test : outcome->tests)
       if (test.hint.empty() && std::find(hint.cases.begin(), hint.cases.end(), test.name) != hint.cases.end())
@@ -168,7 +169,9 @@ ProblemResult judge_solution(const Paths& paths, const Problem& problem, const J
   outcome.tests = judge_cases(problem, cases, request, setup);
   outcome.verdict = decide(outcome.tests);
   if (outcome.verdict != Verdict::kAccepted) explain_failure(paths, problem, cases, request, setup, &outcome);
-  store_cached_result(paths, cache_key, outcome);
+  // A search for hints cut short (a busy machine, a mistake that did not
+  // build) is not the answer to keep: the next run searches again.
+  if (outcome.hints_cut_short.empty()) store_cached_result(paths, cache_key, outcome);
   return outcome;
 }
 

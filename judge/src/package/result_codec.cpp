@@ -125,6 +125,7 @@ json result_to_json(const ProblemResult& result, ResultForm form) {
     for (const Hint& hint : result.hints) hints.push_back({{"mistake", hint.mistake}, {"cases", hint.cases}});
     out["hints"] = hints;
   }
+  if (form == ResultForm::kFull || !result.hints_cut_short.empty()) out["hints_cut_short"] = result.hints_cut_short;
   if (form == ResultForm::kFull || !result.shrunk.empty()) {
     json shrunk = json::array();
     for (const ShrunkExample& example : result.shrunk) shrunk.push_back(shrunk_to_json(example));
@@ -160,6 +161,7 @@ ProblemResult result_from_json(const json& data) {
   for (const json& test : data.at("tests")) result.tests.push_back(test_from_json(test));
   for (const json& hint : data.at("hints"))
     result.hints.push_back({hint.at("mistake"), hint.at("cases").get<std::vector<std::string>>()});
+  result.hints_cut_short = data.at("hints_cut_short");
   for (const json& example : data.at("shrunk")) result.shrunk.push_back(shrunk_from_json(example));
   return result;
 }

@@ -83,6 +83,10 @@ struct ProblemResult {
   std::string message;  // compile errors and other whole-problem failures
   std::vector<TestResult> tests;
   std::vector<Hint> hints;  // known mistakes that explain the failures, best first
+  // Why the search for known mistakes made fewer comparisons than it set
+  // out to (judging/hints.hpp); empty when it made them all. Such a result
+  // is never cached: the next run searches again.
+  std::string hints_cut_short;
   bool from_cache = false;  // answered by the result cache: nothing was run
   Tolerance tolerance;      // the problem's; a case that has its own says so in its message
   // The first failing case of each kind of failure, shrunk (when judging

@@ -172,6 +172,12 @@ class TextReporter : public Reporter {
       fmt::print(out_, "  {}\n{}", paint(colour_, Tone::kHint, label),
                  hanging("    ", "    ", hint.mistake, width_, 8));
     }
+    if (!result.hints_cut_short.empty())
+      fmt::print(out_, "{}",
+                 hanging("  hints cut short: ", "    ",
+                         "the search among the known mistakes did not finish, so a mistake may go unnamed (" +
+                             result.hints_cut_short + "); the next run searches again",
+                         width_, 16));
     for (const ShrunkExample& example : result.shrunk) print_shrunk(example);
     if (!result.sandbox_note.empty())
       fmt::print(out_, "{}", hanging("  note: ", "    ", result.sandbox_note + " (see judge doctor)", width_, 16));
