@@ -5,16 +5,27 @@ through chromedriver's WebDriver HTTP API (the standard library only).
 It serves the fixture problem `draws` (tests/fixtures/draws) from a scratch
 root, opens the printed URL, visits a server on another port of 127.0.0.1
 (which must not receive the token) and comes back without the token in the
-URL, starts the problem, fills the editor with a
-correct solution, runs it and sees "accepted" (with cases shown before the
-verdict), tries an input and sees the solution; then a wrong one, and sees the failing case with its input; then
-one that does not compile, and sees the error marked on its line; then a
-save by another editor appearing in the page.
+URL. Then, at window widths of 1440, 1024 and 390 px, it does what a
+learner does: picks the problem from the course (the landing view), edits
+the file and saves it with Ctrl-S, runs a wrong solution and reads the
+failing case with its input and the known mistake's hint (once, numbered,
+named by the cases it explains), runs a right one (its cases folded under
+"N cases passed"), and opens History and Solution; it checks that the
+panes sit side by side or stacked as the width asks. The first time it
+also starts the problem (the stub, run), tries an input, moves between tabs
+and a splitter with the keyboard, sets the keymap and font size, runs a
+file that does not compile (the error marked on its line), and sees a save
+by another editor appear in the page. After a problem opens and after the
+failing run, axe-core (tests/web/node_modules, `npm ci --prefix
+tests/web`) checks the page; any serious or critical violation fails the
+test, in the light theme and, once, the dark one.
 
 Usage: web_browser_test.py JUDGE_BINARY SOURCE_DIR
-Exits 77 (skipped) when Chromium or chromedriver is missing or cannot
-start here, saying why. With JUDGE_WEB_SCREENSHOTS=DIR it saves
-DIR/web-problem.png and DIR/web-failing-run.png (docs/ holds them).
+Exits 77 (skipped) when Chromium, chromedriver or axe-core is missing or
+Chromium cannot start here, saying why (in CI, with CI set, it fails
+instead). With JUDGE_WEB_SCREENSHOTS=DIR it saves DIR/web-landing-W.png and
+DIR/web-failing-run-W.png for each width W, and DIR/web-dark-1440.png
+(docs/ holds them).
 """
 import base64
 import http.server
@@ -33,10 +44,14 @@ import urllib.request
 
 SKIP = 77
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+# WebDriver's codes for keys that are not characters.
+CONTROL = "\ue009"
+ARROW_LEFT = "\ue012"
+ARROW_RIGHT = "\ue014"
 
 
 def skip(why):
-    # In CI every test runs: bin/setup --all-targets installs Chromium.
+    # In CI every test runs: bin/setup --all-targets installs Chromium and axe-core.
     if os.environ.get("CI"):
         print(f"FAIL: {why} (CI runs every test)")
         sys.exit(1)
@@ -91,6 +106,37 @@ class WebDriver:
     def run(self, script, *args):
         return self.call("POST", self.s("/execute/sync"), {"script": script, "args": list(args)})
 
+    def run_async(self, script, *args):
+        return self.call("POST", self.s("/execute/async"), {"script": script, "args": list(args)})
+
+    def set_window(self, width, height):
+        self.call("POST", self.s("/window/rect"), {"width": width, "height": height})
+
+    def chord(self, *keys):
+        """Presses the keys together, as a person does Ctrl-S, then lets go."""
+        down = [{"type": "keyDown", "value": key} for key in keys]
+        up = [{"type": "keyUp", "value": key} for key in reversed(keys)]
+        self.call("POST", self.s("/actions"),
+                  {"actions": [{"type": "key", "id": "keyboard", "actions": down + up}]})
+        self.call("DELETE", self.s("/actions"))
+
+    def drag(self, css, dx, dy):
+        """Drags the element from its middle by (dx, dy) with the mouse."""
+        element = self.call("POST", self.s("/element"), {"using": "css selector", "value": css})
+        moves = [{"type": "pointerMove", "duration": 0, "origin": element, "x": 0, "y": 0},
+                 {"type": "pointerDown", "button": 0},
+                 {"type": "pointerMove", "duration": 100, "origin": "pointer", "x": dx, "y": dy},
+                 {"type": "pointerUp", "button": 0}]
+        self.call("POST", self.s("/actions"), {"actions": [
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": moves}]})
+        self.call("DELETE", self.s("/actions"))
+
+    def emulate_color_scheme(self, scheme):
+        """prefers-color-scheme as the page sees it ("" for the system's)."""
+        self.call("POST", self.s("/goog/cdp/execute"),
+                  {"cmd": "Emulation.setEmulatedMedia",
+                   "params": {"features": [{"name": "prefers-color-scheme", "value": scheme}]}})
+
     def click(self, css):
         element = self.call("POST", self.s("/element"), {"using": "css selector", "value": css})
         self.call("POST", self.s(f"/element/{element[ELEMENT]}/click"), {})
@@ -119,13 +165,20 @@ class WebDriver:
         fail(f"timed out waiting for {what}; the page shows {state}")
 
 
+MISTAKE = "the weights are never divided by their sum"
+
+
 def scratch_root(source, tests, into):
-    """The repository's harness with the draws fixture beside it."""
+    """The repository's harness with the draws fixture beside it, and a
+    catalog of its one known mistake."""
     shutil.copytree(os.path.join(source, "harness"), os.path.join(into, "harness"))
     fixture = os.path.join(tests, "fixtures", "draws")
     shutil.copytree(os.path.join(fixture, "harness"), os.path.join(into, "harness"), dirs_exist_ok=True)
     shutil.copytree(os.path.join(fixture, "problems"), os.path.join(into, "problems"))
     shutil.copytree(os.path.join(fixture, "solutions"), os.path.join(into, "solutions"))
+    with open(os.path.join(into, "solutions", "draws", "solutions.yaml"), "w") as catalog:
+        catalog.write("reference: reference.hpp\nwrong:\n  - file: wrong/probs_unnormalized.hpp\n"
+                      f"    verdict: wrong_answer\n    mistake: {MISTAKE}\n")
 
 
 def read(path):
@@ -158,18 +211,27 @@ window.casesBeforeVerdict = 0;
 const observer = new MutationObserver(() => {
   if (!document.getElementById('verdict').textContent)
     window.casesBeforeVerdict = Math.max(window.casesBeforeVerdict,
-                                         document.querySelectorAll('#cases li').length);
+                                         document.querySelectorAll('#tab-results li.case').length);
 });
-observer.observe(document.getElementById('cases'), {childList: true});
+observer.observe(document.getElementById('tab-results'), {childList: true, subtree: true});
 """
 
-VERDICT_IS = "return document.getElementById('verdict').textContent === arguments[0];"
+VERDICT_ENDS = ("const v = document.getElementById('verdict').textContent;"
+                " return (v === arguments[0] || v === 'error') && v;")
 
 
-def run_and_wait(driver, verdict):
+def run_and_wait(driver, verdict, keyboard=False):
     driver.run(WATCH_CASES)
-    driver.click("#run-button")
-    driver.wait(VERDICT_IS, f"the verdict {verdict}", 240, verdict)
+    if keyboard:
+        driver.run("window.judgeEditor.cm.focus();")
+        driver.chord(CONTROL, "\ue007")  # Ctrl-Enter
+    else:
+        driver.click("#run-button")
+    # Waits for this verdict, or for the page's "error", which no run here should end in.
+    shown = driver.wait(VERDICT_ENDS, f"the verdict {verdict}", 240, verdict)
+    if shown != verdict:
+        fail(f"the run ended in {shown!r}, not {verdict}: "
+             + driver.run("return document.getElementById('run-status').textContent;"))
 
 
 def main():
@@ -181,6 +243,7 @@ def main():
     chromedriver = shutil.which("chromedriver")
     if not chromium or not chromedriver:
         skip("Chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
+    axe = axe_source(source)
     shots = os.environ.get("JUDGE_WEB_SCREENSHOTS")
 
     with tempfile.TemporaryDirectory(prefix="judge-web-") as scratch:
@@ -203,14 +266,17 @@ def main():
                 driver.start(chromium, os.path.join(scratch, "profile"))
             except Exception as error:
                 skip(f"Chromium cannot start here: {error}")
-            check_the_page(driver, url, root, tests, shots)
+            check_the_page(driver, url, root, tests, shots, axe)
         finally:
             driver.quit()
             driver_process.terminate()
             server.terminate()
             driver_process.wait(10)
             server.wait(10)
-    print("PASSED: the token kept from other ports, started, accepted, try, the solution, a failing case with its input, a compile error marked, an outside save seen")
+    print("PASSED: the token kept from other ports; at 1440, 1024 and 390 px the course, a problem, a keyboard save,"
+          " a failing run with its hint, an accepted one, History and the solution, no serious accessibility"
+          " violation (light and dark); started, try, tabs, splitter and settings by keyboard, a compile error"
+          " marked, an outside save seen")
 
 
 def check_the_token_stays_on_its_port(driver, url):
@@ -248,8 +314,11 @@ def check_the_token_stays_on_its_port(driver, url):
                 "the problem list, opened again without the token in the URL")
 
 
-def check_the_page(driver, url, root, tests, shots):
-    workspace_file = os.path.join(root, "workspace", "draws.hpp")
+WIDTHS = [(1440, 900), (1024, 768), (390, 844)]
+SHOWN = "const e = document.querySelector(arguments[0]); return !!e && e.getClientRects().length > 0;"
+
+
+def check_the_page(driver, url, root, tests, shots, axe):
     driver.go(url)
     driver.wait("return document.querySelector('#problem-list li[data-slug=\"draws\"]');", "the problem list")
     check_the_token_stays_on_its_port(driver, url)
@@ -258,8 +327,140 @@ def check_the_page(driver, url, root, tests, shots):
         fail(f"the list says {status!r} for a problem not started")
     if "token=" in driver.run("return location.href;"):
         fail("the token stays in the address bar")
-    driver.click('#problem-list li[data-slug="draws"] a')
+    for index, (width, height) in enumerate(WIDTHS):
+        driver.set_window(width, height)
+        session(driver, root, tests, shots, axe, width, first=index == 0)
+
+
+def session(driver, root, tests, shots, axe, width, first):
+    """What a learner does at one window width: the course, a problem,
+    an edit saved with the keyboard, a wrong run and its hint, a right one,
+    History and Solution. The first session also starts the problem and
+    checks what needs checking once."""
+    workspace_file = os.path.join(root, "workspace", "draws.hpp")
+    check_the_course(driver, width, first)
+    check_accessibility(driver, axe, f"the course at {width} px")
+    if shots:
+        driver.screenshot(os.path.join(shots, f"web-landing-{width}.png"))
+    if first:
+        driver.click("#next-button")
+    else:
+        driver.click('#course tr[data-slug="draws"] a')
     driver.wait("return document.getElementById('title').textContent.includes('Draws');", "the statement")
+    if first:
+        check_the_statement(driver)
+        check_start_and_the_stub(driver, workspace_file, tests)
+    else:
+        driver.wait("return window.judgeEditor.get().length > 0 && !document.getElementById('save-button').disabled;",
+                    "the workspace file in the editor", 20)
+    check_layout(driver, width)
+    check_accessibility(driver, axe, f"a problem open at {width} px")
+
+    # An edit, saved with the keyboard shortcut.
+    wrong = read(os.path.join(tests, "fixtures/draws/solutions/draws/wrong/probs_unnormalized.hpp"))
+    set_editor(driver, wrong)
+    driver.run("window.judgeEditor.cm.focus();")
+    driver.chord(CONTROL, "s")
+    deadline = time.time() + 10
+    while read(workspace_file) != wrong:
+        if time.time() > deadline:
+            fail("Ctrl-S did not save the editor's text to the workspace")
+        time.sleep(0.1)
+    driver.wait("return document.getElementById('file-state').textContent.endsWith('saved');", "the file marked saved", 10)
+
+    # A wrong run (with Ctrl-Enter the first time, the Run button after).
+    run_and_wait(driver, "wrong_answer", keyboard=first)
+    check_the_failing_run(driver)
+    check_accessibility(driver, axe, f"a failing run at {width} px")
+    if first:
+        check_accessibility_in_the_dark(driver, axe, shots)
+    if shots:
+        driver.run("document.getElementById('summary').scrollIntoView();")
+        driver.screenshot(os.path.join(shots, f"web-failing-run-{width}.png"))
+
+    # A right one: accepted, its cases folded under "N cases passed".
+    accepted = read(os.path.join(tests, "fixtures/web/accepted.hpp"))
+    set_editor(driver, accepted)
+    run_and_wait(driver, "accepted")
+    if read(workspace_file) != accepted:
+        fail("Run did not save the editor's text first")
+    if first and not driver.run("return window.casesBeforeVerdict > 0;"):
+        fail("no case was shown before the verdict: the results did not stream")
+    folded = driver.run("const p = document.getElementById('passed');"
+                        " return {shown: !p.hidden, open: p.open, summary: p.querySelector('summary').textContent,"
+                        " passed: p.querySelectorAll('li.passed').length,"
+                        " failed: document.querySelectorAll('#cases li.failed').length};")
+    if (not folded["shown"] or folded["open"] or folded["failed"] or not folded["passed"]
+            or folded["summary"] != f"{folded['passed']} cases passed"):
+        fail(f"the accepted run's cases are not folded under 'N cases passed': {folded}")
+    driver.wait("return document.querySelector('#problem-list li[data-slug=\"draws\"] .status').textContent"
+                " === 'solved';", "the list to say solved", 30)
+
+    driver.click('.tabs button[data-tab="history"]')
+    driver.wait("return document.querySelectorAll('#history tbody tr').length >= 2 &&"
+                " document.querySelector('#history tbody tr:last-child td:nth-child(3)').textContent === 'accepted';",
+                "History to list the runs", 20)
+    driver.click('.tabs button[data-tab="solution"]')
+    driver.wait("return document.getElementById('solution-reference').textContent.includes('softmax_sample');",
+                "the reference solution", 20)
+    if driver.run("return document.getElementById('tab-button-solution').getAttribute('aria-selected');") != "true":
+        fail("the Solution tab is shown but not marked selected (aria-selected)")
+    driver.click('.tabs button[data-tab="results"]')
+
+    if first:
+        check_try(driver)
+        check_tabs_by_keyboard(driver)
+        check_splitters_and_settings(driver)
+        check_compile_error(driver, tests)
+        check_the_outside_save(driver, workspace_file)
+
+
+def check_the_course(driver, width, first):
+    """The landing view is the course: each problem's standing and the next
+    one, and nothing of a problem's page before one is open."""
+    driver.run("location.hash = '#/';")
+    driver.wait("return !document.getElementById('welcome').hidden &&"
+                " !!document.querySelector('#course tr[data-slug=\"draws\"]');", "the course", 20)
+    for css in ("#save-button", "#run-button", "#signature"):
+        if driver.run(SHOWN, css):
+            fail(f"the landing view shows {css} before a problem is open")
+    row = driver.run("return [...document.querySelectorAll('#course tr[data-slug=\"draws\"] td')]"
+                     ".map((c) => c.textContent);")
+    if first:
+        next_button = driver.run("const b = document.getElementById('next-button'); return b && b.textContent;")
+        if next_button != "Start" or "next" not in row[1] or row[2] != "not started" or row[4] != "-":
+            fail(f"the course does not show draws as the next problem, not started: {next_button!r}, {row}")
+    elif row[2] != "solved" or not row[4].startswith("accepted"):
+        fail(f"the course does not show draws as solved with its best result: {row}")
+    collapsed = driver.run("return document.getElementById('list-toggle').getAttribute('aria-expanded') === 'false';")
+    if collapsed != (width < 700):
+        fail(f"at {width} px the problem list is {'folded' if collapsed else 'open'}")
+
+
+def check_layout(driver, width):
+    """Side by side on a wide window, stacked at a phone's width; the editor
+    fills its pane."""
+    boxes = driver.run("const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();"
+                       "   return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; };"
+                       " return {statement: box('statement-pane'), editor: box('editor'), results: box('results-pane'),"
+                       " codemirror: document.querySelector('.CodeMirror').offsetHeight,"
+                       " pane: document.getElementById('editor').clientHeight,"
+                       " overflow: document.documentElement.scrollWidth - window.innerWidth};")
+    statement, editor_box, results = boxes["statement"], boxes["editor"], boxes["results"]
+    if boxes["overflow"] > 1:
+        fail(f"at {width} px the page is wider than the window by {boxes['overflow']} px")
+    if abs(boxes["codemirror"] - boxes["pane"]) > 2:
+        fail(f"the editor does not fill its pane: {boxes['codemirror']} px in {boxes['pane']} px")
+    if editor_box["bottom"] > results["top"] + 1:
+        fail(f"the results are not under the editor at {width} px: {boxes}")
+    if width < 700:
+        if statement["bottom"] > editor_box["top"] + 1 or editor_box["width"] < width * 0.85:
+            fail(f"at {width} px the statement is not above a full-width editor: {boxes}")
+    elif statement["right"] > editor_box["left"]:
+        fail(f"at {width} px the statement is not beside the editor: {boxes}")
+
+
+def check_the_statement(driver):
     if not driver.run("return !!document.querySelector('#statement p') && !!document.querySelector('.CodeMirror');"):
         fail("the statement is not rendered as HTML, or the editor is not CodeMirror")
     if not driver.run("return !!document.querySelector('#statement .katex');"):
@@ -275,50 +476,24 @@ def check_the_page(driver, url, root, tests, shots):
     if not driver.run("return !!document.querySelector('#statement ol li pre');"):
         fail("the formula under a numbered step left its list item")
 
+
+def check_start_and_the_stub(driver, workspace_file, tests):
     # Start: the stub, as `judge start` writes it.
     driver.click("#start-button")
     driver.wait("return window.judgeEditor.get().includes('not implemented yet');", "the stub in the editor")
     if read(workspace_file) != read(os.path.join(tests, "fixtures/draws/problems/draws/stub.hpp")):
         fail("Start did not copy the stub to the workspace")
-
     # The stub fails every case alike: one failure shown, the others named under it.
     run_and_wait(driver, "runtime_error")
     shown = driver.run("return {failed: document.querySelectorAll('#cases li.failed').length,"
-                       " passed: document.querySelectorAll('#cases li.passed').length,"
+                       " passed: document.querySelectorAll('li.case.passed').length,"
                        " repeats: [...document.querySelectorAll('#cases .case-repeats')].map((r) => r.textContent)};")
     named = sum(len(text.split(": ", 1)[1].split(", ")) for text in shown["repeats"])
     if not shown["repeats"] or shown["passed"] != 0 or shown["failed"] + named < 2:
         fail(f"the stub's identical failures are not folded under the first: {shown}")
 
-    # A correct solution: accepted, with cases shown as they finished.
-    accepted = read(os.path.join(tests, "fixtures/web/accepted.hpp"))
-    set_editor(driver, accepted)
-    run_and_wait(driver, "accepted")
-    if read(workspace_file) != accepted:
-        fail("Run did not save the editor's text first")
-    if not driver.run("return window.casesBeforeVerdict > 0;"):
-        fail("no case was shown before the verdict: the results did not stream")
-    if not driver.run("return document.querySelectorAll('#cases li.passed').length > 0 &&"
-                      " document.querySelectorAll('#cases li.failed').length === 0;"):
-        fail("the accepted run does not list its cases as passed")
-    driver.wait("return document.querySelector('#problem-list li[data-slug=\"draws\"] .status').textContent"
-                " === 'solved';", "the list to say solved", 30)
-    if shots:
-        driver.screenshot(os.path.join(shots, "web-problem.png"))
 
-    # Try (the op's sample input is filled in), and the solution once solved.
-    driver.click('.tabs button[data-tab="try"]')
-    driver.click("#try-button")
-    driver.wait("return document.getElementById('try-summary').textContent.startsWith('agree');", "Try to agree", 120)
-    driver.click('.tabs button[data-tab="solution"]')
-    driver.wait("return document.getElementById('solution-reference').textContent.includes('softmax_sample');",
-                "the reference solution", 20)
-    driver.click('.tabs button[data-tab="results"]')
-
-    # A wrong one: the failing case, its input, the verdict.
-    wrong = read(os.path.join(tests, "fixtures/draws/solutions/draws/wrong/probs_unnormalized.hpp"))
-    set_editor(driver, wrong)
-    run_and_wait(driver, "wrong_answer")
+def check_the_failing_run(driver):
     failing = driver.run("const c = document.querySelector('#cases li.failed[data-name=\"example_flat\"]');"
                          " return c && {input: c.querySelector('.case-input').textContent,"
                          " message: c.querySelector('.case-message').textContent};")
@@ -328,12 +503,72 @@ def check_the_page(driver, url, root, tests, shots):
                         "'#cases li.failed[data-name=\"example_flat\"] .case-details mark')].map((m) => m.textContent);")
     if not marked:
         fail("where got differs from expected is not marked in the failing case's details")
+    # The hint once, numbered, above the cases; each case it explains names
+    # its number instead of repeating it.
+    hints = driver.run("return [...document.querySelectorAll('#hints .hint')].map((h) => h.textContent);")
+    if len(hints) != 1 or not hints[0].startswith("Known mistake 1: " + MISTAKE):
+        fail(f"the known mistake is not shown once, numbered, above the cases: {hints}")
+    under_cases = driver.run("return [...document.querySelectorAll('#cases .case-hint')].map((h) => h.textContent);")
+    if not under_cases or any(text != "explained by known mistake 1 above" for text in under_cases):
+        fail(f"the cases the hint explains do not name it by its number: {under_cases}")
     if not driver.run("return document.querySelectorAll('#shrunk .shrunk').length > 0;"):
         fail("the run shows no shrunk example (nor why there is none)")
-    if shots:
-        driver.run("document.querySelector('#cases li.failed').scrollIntoView();")
-        driver.screenshot(os.path.join(shots, "web-failing-run.png"))
+    summary = driver.run("return document.getElementById('summary').textContent;")
+    if not re.match(r"wrong_answer \d+/\d+ cases passed$", summary):
+        fail(f"the results do not start with a one-line summary: {summary!r}")
 
+
+def check_try(driver):
+    # Try (the op's sample input is filled in).
+    driver.click('.tabs button[data-tab="try"]')
+    driver.click("#try-button")
+    driver.wait("return document.getElementById('try-summary').textContent.startsWith('agree');", "Try to agree", 120)
+    driver.click('.tabs button[data-tab="results"]')
+
+
+def check_tabs_by_keyboard(driver):
+    driver.run("document.getElementById('tab-button-results').focus();")
+    driver.chord(ARROW_RIGHT)
+    selected = driver.run("return [document.querySelector('[role=tab][aria-selected=true]').dataset.tab,"
+                          " document.activeElement.id, document.getElementById('tab-try').hidden];")
+    if selected != ["try", "tab-button-try", False]:
+        fail(f"the right arrow on the Results tab does not select and focus Try: {selected}")
+    driver.click('.tabs button[data-tab="results"]')
+
+
+def check_splitters_and_settings(driver):
+    """The splitter moves with the arrow keys and is remembered; the keymap
+    and the font size are set and remembered."""
+    before = driver.run("return document.getElementById('statement-pane').getBoundingClientRect().width;")
+    driver.run("document.getElementById('split-columns').focus();")
+    driver.chord(ARROW_RIGHT)
+    after = driver.run("return [document.getElementById('statement-pane').getBoundingClientRect().width,"
+                       " localStorage.getItem('judge-split-columns')];")
+    if not after[0] > before or after[1] != "42":
+        fail(f"the right arrow on the splitter did not widen the statement and keep it: {before} -> {after}")
+    driver.chord(ARROW_LEFT)
+    driver.drag("#split-columns", -150, 0)
+    dragged = driver.run("return [document.getElementById('statement-pane').getBoundingClientRect().width,"
+                         " localStorage.getItem('judge-split-columns')];")
+    if not dragged[0] < before - 100 or dragged[1] == "40":
+        fail(f"dragging the splitter 150 px left did not narrow the statement and keep it: {before} -> {dragged}")
+    driver.drag("#split-columns", 150, 0)
+    choose = "const s = document.getElementById(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change'));"
+    driver.run(choose, "keymap", "vim")
+    driver.wait("return window.judgeEditor.cm.getOption('keyMap') === 'vim' &&"
+                " localStorage.getItem('judge-keymap') === 'vim';", "the vim keymap", 10)
+    driver.run(choose, "keymap", "emacs")
+    driver.wait("return window.judgeEditor.cm.getOption('keyMap') === 'emacs';", "the emacs keymap", 10)
+    driver.run(choose, "keymap", "default")
+    driver.run(choose, "font-size", "16")
+    size = driver.run("return [getComputedStyle(document.querySelector('.CodeMirror')).fontSize,"
+                      " localStorage.getItem('judge-font-size')];")
+    if size != ["16px", "16"]:
+        fail(f"the font size setting did not reach the editor or was not kept: {size}")
+    driver.run(choose, "font-size", "13")
+
+
+def check_compile_error(driver, tests):
     # A compile error: marked on the learner's line 9.
     set_editor(driver, read(os.path.join(tests, "fixtures/web/compile_error.hpp")))
     run_and_wait(driver, "compile_error")
@@ -345,10 +580,64 @@ def check_the_page(driver, url, root, tests, shots):
     if marked != [9]:
         fail(f"the compile error is marked on lines {marked}, not on line 9")
 
+
+def check_the_outside_save(driver, workspace_file):
     # Another editor saves the file: the page shows it.
     with open(workspace_file, "w") as out:
         out.write("// saved by another editor\n")
     driver.wait("return window.judgeEditor.get() === '// saved by another editor\\n';", "the outside save", 20)
+    # With changes of its own, the page offers the outside save and loses neither.
+    set_editor(driver, "// typed in the page\n")
+    with open(workspace_file, "w") as out:
+        out.write("// saved again by another editor\n")
+    driver.wait("return !document.getElementById('disk-changed').hidden;", "the offer to load the outside save", 20)
+    if driver.run("return window.judgeEditor.get();") != "// typed in the page\n":
+        fail("the outside save replaced the page's unsaved text")
+    driver.click("#load-disk")
+    driver.wait("return window.judgeEditor.get() === '// saved again by another editor\\n';", "Load it", 10)
+
+
+def check_accessibility(driver, axe, when):
+    """axe-core's serious and critical violations on the page as it is."""
+    if not driver.run("return !!window.axe;"):
+        driver.run(axe)
+    found = driver.run_async(AXE_RUN)
+    if isinstance(found, dict):
+        fail(f"axe-core could not check the page ({when}): {found}")
+    if found:
+        lines = [f"  {v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in found]
+        fail(f"accessibility violations with {when}:\n" + "\n".join(lines))
+
+
+def check_accessibility_in_the_dark(driver, axe, shots):
+    driver.emulate_color_scheme("dark")
+    try:
+        background = driver.run("return getComputedStyle(document.body).backgroundColor;")
+        if background != "rgb(13, 17, 23)":
+            fail(f"the page is not dark when the system prefers it: the background is {background}")
+        check_accessibility(driver, axe, "a failing run in the dark theme")
+        if shots:
+            driver.screenshot(os.path.join(shots, "web-dark-1440.png"))
+    finally:
+        driver.emulate_color_scheme("")
+
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then((results) => done(results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                  nodes: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}: ${n.failureSummary}`)}))),
+  (error) => done({error: String(error)}));
+"""
+
+
+def axe_source(source):
+    """axe-core from tests/web/node_modules (npm ci --prefix tests/web)."""
+    path = os.path.join(source, "tests", "web", "node_modules", "axe-core", "axe.min.js")
+    if not os.path.exists(path):
+        skip(f"axe-core is needed for the accessibility check ({path} is missing: npm ci --prefix tests/web)")
+    return read(path)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
-// The practice page: the problem list, a statement, the editor on the
-// workspace file, and Run, Try, History and Solution, all through the API
-// of `judge serve` (docs/web.md). Text from the judge or the learner's
+// The practice page: the course as its landing view, then a problem's
+// statement beside the editor on the workspace file over Run's results,
+// Try, History and Solution, with splitters, settings and keyboard
+// shortcuts of its own; all through the API of `judge serve`
+// (docs/web.md). Text from the judge or the learner's
 // code is put in the page as text, never as HTML; only the statement's
 // markdown is rendered, by markdown-it with raw HTML off.
 'use strict';
@@ -48,6 +50,8 @@ function element(tag, className, text) {
 }
 
 // ---- the editor: CodeMirror from libjs-codemirror, else a text area ----
+// Save and Run keys are the page's (see onShortcut), so that they work
+// the same in every keymap and outside the editor.
 const editor = (() => {
   const host = $('editor');
   if (window.CodeMirror) {
@@ -60,13 +64,17 @@ const editor = (() => {
       indentUnit: 2,
       tabSize: 2,
       gutters: ['judge-markers', 'CodeMirror-linenumbers'],
-      extraKeys: {
-        'Ctrl-S': () => save(),
-        'Cmd-S': () => save(),
-        'Ctrl-Enter': () => run(),
-        'Cmd-Enter': () => run(),
-      },
+      screenReaderLabel: 'Your solution',
+      // The text itself takes the focus (not a hidden text area), so a
+      // screen reader reads the code and the scrolled area is keyboard-reachable.
+      inputStyle: 'contenteditable',
     });
+    // The editor fills its pane: sized to it whenever the pane changes
+    // (a splitter moved, the window resized, the font changed).
+    new ResizeObserver(() => {
+      cm.setSize(host.clientWidth, host.clientHeight || null);
+      cm.refresh();
+    }).observe(host);
     return {
       get: () => cm.getValue(),
       set: (text) => { cm.setValue(text); cm.clearHistory(); },
@@ -94,6 +102,101 @@ const editor = (() => {
 window.judgeEditor = editor;  // for the browser test and the curious
 
 editor.onChange(() => updateFileState());
+
+// ---- settings: keymap and font size, remembered in this origin's storage ----
+const KEYMAPS = ['default', 'vim', 'emacs'];
+
+// A keymap other than the default is a script of libjs-codemirror, loaded
+// the first time it is chosen.
+function loadKeymap(name) {
+  if (name === 'default' || (window.CodeMirror && CodeMirror.keyMap[name])) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = `/vendor/codemirror/keymap/${name}.js`;
+    script.onload = resolve;
+    script.onerror = () => reject(new Error(`the ${name} keymap did not load`));
+    document.head.appendChild(script);
+  });
+}
+
+async function chooseKeymap(name) {
+  if (!KEYMAPS.includes(name)) name = 'default';
+  $('keymap').value = name;
+  localStorage.setItem('judge-keymap', name);
+  if (!editor.cm) return;
+  try {
+    await loadKeymap(name);
+    editor.cm.setOption('keyMap', name);
+  } catch (error) {
+    $('connection').textContent = error.message;
+  }
+}
+
+// One of the sizes the control offers; anything else (an old value in
+// storage) is the default, 13 px.
+function chooseFontSize(size) {
+  const offered = [...$('font-size').options].map((option) => Number(option.value));
+  const pixels = offered.includes(Number(size)) ? Number(size) : 13;
+  $('font-size').value = String(pixels);
+  localStorage.setItem('judge-font-size', String(pixels));
+  document.documentElement.style.setProperty('--editor-font', `${pixels}px`);
+  if (editor.cm) editor.cm.refresh();
+}
+
+// ---- splitters: dragged with a pointer or moved with the arrow keys ----
+// Each sets a percentage in a custom property of the page's grid, kept
+// in storage so the layout comes back as the learner left it.
+function makeSplitter(handle, { property, storageKey, min, max, initial, horizontal, containerOf }) {
+  const apply = (percent) => {
+    const value = Math.min(max, Math.max(min, Math.round(percent)));
+    document.documentElement.style.setProperty(property, `${value}%`);
+    handle.setAttribute('aria-valuenow', String(value));
+    return value;
+  };
+  let current = apply(Number(localStorage.getItem(storageKey)) || initial);
+  const keep = () => localStorage.setItem(storageKey, String(current));
+
+  handle.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    handle.classList.add('dragging');
+  });
+  handle.addEventListener('pointermove', (event) => {
+    if (!handle.hasPointerCapture(event.pointerId)) return;
+    const box = containerOf().getBoundingClientRect();
+    current = apply(horizontal ? (event.clientY - box.top) / box.height * 100
+                               : (event.clientX - box.left) / box.width * 100);
+  });
+  const release = (event) => {
+    if (!handle.hasPointerCapture(event.pointerId)) return;
+    handle.releasePointerCapture(event.pointerId);
+    handle.classList.remove('dragging');
+    keep();
+  };
+  handle.addEventListener('pointerup', release);
+  handle.addEventListener('pointercancel', release);
+  handle.addEventListener('keydown', (event) => {
+    const step = event.shiftKey ? 10 : 2;
+    const moves = horizontal ? { ArrowUp: -step, ArrowDown: step } : { ArrowLeft: -step, ArrowRight: step };
+    if (event.key in moves) current = apply(current + moves[event.key]);
+    else if (event.key === 'Home') current = apply(min);
+    else if (event.key === 'End') current = apply(max);
+    else return;
+    event.preventDefault();
+    keep();
+  });
+}
+
+makeSplitter($('split-columns'), { property: '--split', storageKey: 'judge-split-columns', min: 20, max: 70,
+                                   initial: 40, horizontal: false, containerOf: () => $('problem') });
+makeSplitter($('split-rows'), { property: '--editor-share', storageKey: 'judge-split-rows', min: 15, max: 85,
+                                initial: 55, horizontal: true, containerOf: () => $('work-pane') });
+
+// ---- the problem list: shown beside the page, folded away on a phone ----
+function showList(open) {
+  document.body.classList.toggle('list-collapsed', !open);
+  $('list-toggle').setAttribute('aria-expanded', String(open));
+}
 
 // ---- markers: compile errors and crashes on the learner's own lines ----
 function clearMarkers() {
@@ -131,6 +234,7 @@ async function loadProblems() {
   const { status, data } = await api('GET', '/api/problems');
   if (status !== 200) { $('broken').textContent = data.error || `the list failed (${status})`; return; }
   const list = $('problem-list');
+  const next = nextProblem(data.problems);
   list.replaceChildren();
   for (const problem of data.problems) {
     const item = element('li');
@@ -142,9 +246,74 @@ async function loadProblems() {
     const attempts = element('span', 'attempts muted',
                              problem.attempts ? `${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'}` : '');
     item.append(link, status, attempts);
+    if (problem === next) item.classList.add('next');
+    if (problem.problem === state.slug) link.setAttribute('aria-current', 'page');
     list.appendChild(item);
   }
   $('broken').textContent = data.broken.map((b) => `${b.problem}: ${b.error}`).join('\n');
+  renderCourse(data.problems);
+}
+
+// What to do next: the first problem in course order not solved yet.
+function nextProblem(problems) {
+  return problems.find((problem) => problem.status !== 'solved');
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function bestText(best) {
+  if (!best) return '-';
+  return best.cases ? `${best.verdict}, ${best.passed}/${best.cases} cases` : best.verdict;
+}
+
+// The landing view: the course in order, each problem's standing, and the
+// one to do next as a button.
+function renderCourse(problems) {
+  const next = nextProblem(problems);
+  const nextUp = $('next-up');
+  nextUp.replaceChildren();
+  if (next) {
+    const go = element('a', 'primary', next.status === 'not started' ? 'Start' : 'Continue');
+    go.setAttribute('aria-describedby', 'next-title');
+    go.href = `#/problem/${encodeURIComponent(next.problem)}`;
+    go.id = 'next-button';
+    const title = element('div', 'next-title', next.title);
+    title.id = 'next-title';
+    nextUp.append(element('div', 'next-label', 'Next'), title, go);
+  } else if (problems.length) {
+    nextUp.append(element('div', 'next-title', `All ${plural(problems.length, 'problem')} solved.`));
+  }
+  const body = $('course').querySelector('tbody');
+  body.replaceChildren();
+  for (const problem of problems) {
+    const row = element('tr');
+    row.dataset.slug = problem.problem;
+    const link = element('a', '', problem.title);
+    link.href = `#/problem/${encodeURIComponent(problem.problem)}`;
+    const title = element('td');
+    title.appendChild(link);
+    if (problem === next) {
+      row.classList.add('next');
+      title.appendChild(element('span', 'next-marker', 'next'));
+    }
+    row.append(element('td', '', String(problem.order)), title,
+               element('td', `status status-${problem.status.replace(' ', '-')}`, problem.status),
+               element('td', '', String(problem.attempts)), element('td', 'best', bestText(problem.best)));
+    body.appendChild(row);
+  }
+}
+
+function showCourse() {
+  if (state.runAbort) state.runAbort.abort();
+  state.slug = null;
+  state.problem = null;
+  $('problem').hidden = true;
+  $('welcome').hidden = false;
+  document.title = 'judge';
+  for (const item of document.querySelectorAll('#problem-list li')) {
+    item.classList.remove('current');
+    item.querySelector('a').removeAttribute('aria-current');
+  }
 }
 
 // ---- a problem ----
@@ -248,8 +417,15 @@ async function openProblem(slug) {
   renderSamples(data.samples);
   renderTryOps(data.try_ops);
   clearResults();
-  for (const item of document.querySelectorAll('#problem-list li'))
+  document.title = `${data.title} · judge`;
+  for (const item of document.querySelectorAll('#problem-list li')) {
     item.classList.toggle('current', item.dataset.slug === slug);
+    if (item.dataset.slug === slug) item.querySelector('a').setAttribute('aria-current', 'page');
+    else item.querySelector('a').removeAttribute('aria-current');
+  }
+  // On a phone the list folds away once a problem is chosen.
+  if (narrowScreen.matches) showList(false);
+  if (editor.cm) editor.cm.setOption('screenReaderLabel', `Your solution, ${slug}`);
   await loadWorkspace(true);
   showTab('results');
 }
@@ -336,7 +512,21 @@ function clearResults() {
   $('hints').replaceChildren();
   $('shrunk').replaceChildren();
   $('cases').replaceChildren();
+  $('passed-cases').replaceChildren();
+  $('passed').hidden = true;
+  $('passed').open = false;
   clearMarkers();
+}
+
+// A case in its list: a failure expanded among the failures, a pass
+// folded under "N cases passed", which stays closed unless opened.
+function addCase(test) {
+  const item = caseItem(test);
+  if (!item.classList.contains('passed')) { $('cases').appendChild(item); return; }
+  $('passed-cases').appendChild(item);
+  const count = $('passed-cases').children.length;
+  $('passed-summary').textContent = `${plural(count, 'case')} passed`;
+  $('passed').hidden = false;
 }
 
 function showError(message) {
@@ -345,6 +535,9 @@ function showError(message) {
   $('verdict').className = 'verdict-error';
   $('run-status').textContent = message || 'the request failed';
 }
+
+// The known mistakes of the result shown, numbered as listed: mistake -> number.
+let hintNumbers = new Map();
 
 function caseItem(test) {
   const passed = test.verdict === 'accepted';
@@ -363,7 +556,12 @@ function caseItem(test) {
     item.appendChild(element('pre', 'case-input', inputLines(test.input)));
   }
   if (test.details) item.appendChild(detailsBlock(test.details));
-  if (test.hint) item.appendChild(element('div', 'case-hint', `hint: ${test.hint}`));
+  // The hint itself is shown once, above the cases; a case names which.
+  if (test.hint) {
+    const number = hintNumbers.get(test.hint);
+    item.appendChild(element('div', 'case-hint',
+                             number ? `explained by known mistake ${number} above` : `hint: ${test.hint}`));
+  }
   return item;
 }
 
@@ -423,8 +621,16 @@ function showResult(result) {
   message.textContent = result.message || '';
   const hints = $('hints');
   hints.replaceChildren();
-  for (const hint of result.hints || [])
-    hints.appendChild(element('div', 'hint', `Known mistake: ${hint.mistake} (cases: ${hint.cases.join(', ')})`));
+  hintNumbers = new Map((result.hints || []).map((hint, i) => [hint.mistake, i + 1]));
+  for (const [i, hint] of (result.hints || []).entries())
+    hints.appendChild(element('div', 'hint',
+                              `Known mistake ${i + 1}: ${hint.mistake} (cases: ${hint.cases.join(', ')})`));
+  // The search for known mistakes stopped early: said, so that no hint is
+  // not the same as no known mistake.
+  if (result.hints_cut_short)
+    hints.appendChild(element('div', 'hint-cut-short',
+                              'The search among the known mistakes did not finish, so a mistake may go unnamed ' +
+                              `(${result.hints_cut_short}); the next run searches again.`));
   // What this machine's sandbox lacked for the run (docs/sandbox.md).
   if (result.sandbox_note) hints.appendChild(element('div', 'sandbox-note', `Note: ${result.sandbox_note}`));
   const shrunk = $('shrunk');
@@ -448,7 +654,8 @@ function showResult(result) {
       item.appendChild(element('div', 'case-repeats muted',
                                `and ${repeats.length} more case${repeats.length === 1 ? '' : 's'} failing ` +
                                `the same way: ${repeats.join(', ')}`));
-  for (const test of result.tests.filter((t) => t.verdict === 'accepted')) cases.appendChild(caseItem(test));
+  $('passed-cases').replaceChildren();
+  for (const test of result.tests.filter((t) => t.verdict === 'accepted')) addCase(test);
 }
 
 // Reads server-sent events from a POST's streamed body.
@@ -506,7 +713,7 @@ async function run() {
       } else if (event === 'case') {
         finished += 1;
         $('run-status').textContent = `case ${finished}/${total}`;
-        $('cases').appendChild(caseItem(data));
+        addCase(data);
       } else if (event === 'result') {
         showResult(data);
       } else if (event === 'done') {
@@ -597,19 +804,55 @@ async function loadSolution(force) {
   else $('solution-explanation').textContent = 'No explanation has been written for this problem.';
 }
 
+// Tabs as a tablist: the selected tab is the one in the Tab order, and the
+// arrow keys, Home and End move between tabs (and select them).
 function showTab(name) {
-  for (const button of document.querySelectorAll('.tabs button'))
-    button.classList.toggle('active', button.dataset.tab === name);
+  for (const button of document.querySelectorAll('.tabs [role="tab"]')) {
+    const selected = button.dataset.tab === name;
+    button.setAttribute('aria-selected', String(selected));
+    button.tabIndex = selected ? 0 : -1;
+  }
   for (const tab of document.querySelectorAll('.tab')) tab.hidden = tab.id !== `tab-${name}`;
   if (name === 'history') loadHistory();
   if (name === 'solution') loadSolution(false);
+}
+
+function onTabKey(event) {
+  const tabs = [...document.querySelectorAll('.tabs [role="tab"]')];
+  const at = tabs.indexOf(event.target);
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+  if (at < 0 || to === undefined) return;
+  event.preventDefault();
+  const tab = tabs[(to + tabs.length) % tabs.length];
+  showTab(tab.dataset.tab);
+  tab.focus();
+}
+
+// Ctrl-S saves and Ctrl-Enter runs, Cmd on a Mac, wherever the focus is
+// on a problem's page. Caught before the editor sees them, so that vim's
+// and emacs' own bindings of these keys do not take them.
+function onShortcut(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !state.problem) return;
+  if (event.key === 's' || event.key === 'S') {
+    event.preventDefault();
+    event.stopPropagation();
+    save();
+  } else if (event.key === 'Enter') {
+    event.preventDefault();
+    event.stopPropagation();
+    run();
+  }
 }
 
 // ---- wiring ----
 function route() {
   const match = location.hash.match(/^#\/problem\/([^/]+)$/);
   if (match) openProblem(decodeURIComponent(match[1]));
+  else showCourse();
 }
+
+// Where the panes stack and the list folds away (style.css agrees).
+const narrowScreen = window.matchMedia('(max-width: 760px)');
 
 $('start-button').onclick = start;
 $('save-button').onclick = () => save();
@@ -618,7 +861,16 @@ $('try-button').onclick = tryInput;
 $('solution-force').onclick = () => loadSolution(true);
 $('load-disk').onclick = () => { if (state.diskFile) takeFile(state.diskFile); };
 $('keep-mine').onclick = () => { $('disk-changed').hidden = true; state.version = state.diskFile.version; };
-for (const button of document.querySelectorAll('.tabs button')) button.onclick = () => showTab(button.dataset.tab);
+for (const button of document.querySelectorAll('.tabs [role="tab"]')) button.onclick = () => showTab(button.dataset.tab);
+document.querySelector('.tabs').addEventListener('keydown', onTabKey);
+document.addEventListener('keydown', onShortcut, true);
+$('list-toggle').onclick = () => showList(document.body.classList.contains('list-collapsed'));
+$('keymap').onchange = () => chooseKeymap($('keymap').value);
+$('font-size').onchange = () => chooseFontSize($('font-size').value);
+chooseKeymap(localStorage.getItem('judge-keymap') || 'default');
+chooseFontSize(localStorage.getItem('judge-font-size') || 13);
+showList(!narrowScreen.matches);
+narrowScreen.addEventListener('change', () => showList(!narrowScreen.matches));
 window.addEventListener('hashchange', route);
 loadProblems().then(route);
 setInterval(watchFile, 1500);
