@@ -18,7 +18,6 @@
 #include "check/speculative_laws.hpp"
 #include "check/stats.hpp"
 #include "judging/try_session.hpp"
-#include "run/number_list.hpp"
 #include "util/errors.hpp"
 
 namespace judge {
@@ -246,9 +245,8 @@ bool try_draws(TrySession& session, const TryableOp& op, std::int64_t draws, Try
   if (op.mode == TryMode::kSampler) {
     TrySide side = session.reference_call(Request(op.probs_op, args));
     if (side.threw_invalid_argument) return false;
-    if (!is_list(side.value)) throw JudgeFault{fmt::format("{}: op {} returned no list", op.probs_op, op.probs_op)};
-    const NumberList numbers(side.value);
-    for (std::size_t i = 0; i < numbers.size(); ++i) probs.push_back(numbers.is_number(i) ? numbers[i] : 0.0);
+    if (!side.value.is_array()) throw JudgeFault{fmt::format("{}: op {} returned no list", op.probs_op, op.probs_op)};
+    for (const json& p : side.value) probs.push_back(p.is_number() ? p.get<double>() : 0.0);
   }
   const std::vector<std::uint64_t> seeds = session.seeds(static_cast<std::size_t>(draws));
   std::vector<json> reference, yours;

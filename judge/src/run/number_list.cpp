@@ -19,11 +19,6 @@ std::size_t list_size(const json& value) {
   return 0;
 }
 
-json list_item(const json& value, std::size_t i) {
-  if (value.is_array()) return value[i];
-  return NumberList(value)[i];
-}
-
 std::vector<double> doubles_of(const json& value) {
   if (!is_typed_doubles(value)) return value.get<std::vector<double>>();
   std::vector<double> numbers(list_size(value));

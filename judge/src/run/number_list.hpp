@@ -23,10 +23,6 @@ bool is_list(const nlohmann::json& value);
 // The entries of a JSON list or of a typed array; 0 for anything else.
 std::size_t list_size(const nlohmann::json& value);
 
-// Entry `i` of a JSON list or of a typed array (a JSON number for the
-// latter). `i` must be below list_size(value).
-nlohmann::json list_item(const nlohmann::json& value, std::size_t i);
-
 // The numbers of a JSON list of numbers or of a typed array; throws
 // nlohmann::json::type_error, as get<std::vector<double>> does, for
 // anything else.

@@ -4,7 +4,6 @@
 // one typed array (run/number_list.hpp).
 #include "run/wire_format.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <judge_harness/channel_cbor.hpp>
