@@ -55,6 +55,17 @@ judged doctor doctor --format json
 judged try_value try draws --reference --input '{logits: [1, 0, -.inf]}' --format json
 judged try_sampler try draws --reference --op softmax_sample --draws 2000 --input '{logits: [1, 0]}' --format json
 judged try_compile_error try draws --solution "$root/broken.hpp" --input '{logits: [1, 0]}' --format json
+# The lab plugs parts into the repository's own problems, not the fixture's.
+lab() {
+  local name=$1; shift
+  local status=0
+  env -u JUDGE_ROOT JUDGE_WORKSPACE="$root/lab-workspace" "$judge_binary" "$@" >"$out/$name.json" || status=$?
+  [ "$status" -le 1 ] || { echo "judge $* exited $status"; exit 1; }
+}
+lab lab_reference lab --max-new-tokens 8 --steps --format json
+lab lab_wrong lab --max-new-tokens 8 --mine "kv_cache=$source_dir/solutions/kv_cache/wrong/wrong_group_mapping.hpp" --format json
+lab lab_speculative lab --max-new-tokens 12 --draft-tokens 3 --format json
+lab lab_compile_error lab --max-new-tokens 8 --mine "top_p=$root/broken.hpp" --format json
 
 submissions=$root/submissions
 mkdir -p "$submissions"
@@ -72,12 +83,15 @@ check list.json "$out/list.json"
 check history.json "$out/history.json"
 check doctor.json "$out/doctor.json"
 check try.json "$out"/try_*.json
+check lab.json "$out"/lab_*.json
 check grade-summary.json "$submissions/.judge-grade/summary.json" "$root"/shard-*/summary.json "$root/merged/summary.json"
 check grade-result.json "$submissions"/.judge-grade/results/*.json
 
 # What the outputs must show for the check to mean something.
 grep -q '"hints"' "$out/run_wrong.json" || { echo "the wrong run has no hints to check"; exit 1; }
 grep -q '"tallies"' "$out/try_sampler.json" || { echo "the sampler try has no tallies to check"; exit 1; }
+grep -q '"stage"' "$out/lab_wrong.json" || { echo "the wrong lab run has no divergence to check"; exit 1; }
+grep -q '"measured_acceptance"' "$out/lab_speculative.json" || { echo "the speculative lab run has no figures"; exit 1; }
 [ "$(ls "$submissions"/.judge-grade/results/*.json | wc -l)" -eq 3 ] || { echo "not three result files"; exit 1; }
 grep -q '"shard"' "$root/shard-1/summary.json" || { echo "a shard's summary does not say which share it is"; exit 1; }
 for file in "$out"/*.json "$submissions/.judge-grade/summary.json"; do

@@ -40,9 +40,11 @@ const Allowances kMayInclude = {
     {"practice", {"util", "package", "sandbox", "judging", "report"}},
     {"authoring", {"util", "package", "compile", "check", "judging"}},
     {"course", {"util", "package", "sandbox", "compile", "judging", "report"}},
-    {"web", {"util", "package", "sandbox", "judging", "report", "practice"}},
+    {"web", {"util", "package", "sandbox", "judging", "report", "practice", "lab"}},
+    {"lab", {"util", "package", "run", "judging", "practice"}},
     {"cli",
-     {"util", "package", "sandbox", "compile", "check", "judging", "report", "practice", "authoring", "course", "web"}},
+     {"util", "package", "sandbox", "compile", "check", "judging", "report", "practice", "authoring", "course", "web",
+      "lab"}},
 };
 
 std::string folder_of(const std::string& path) { return fs::path(path).begin()->string(); }

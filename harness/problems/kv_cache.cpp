@@ -7,6 +7,8 @@
 //   invalid_call      T valid steps, then one invalid call: whether it threw
 //                     std::invalid_argument, and whether the cache is unchanged
 //   step_cost         a batch of steps at one cache length, for the judge to time
+//   lab_attention     one step on a cache that lives as long as the runner
+//                     (judge lab: one cache per layer of a model)
 // The trusted oracles (full_attention, expected_cache_state) and every helper
 // that does not call the learner are in the harness library; see
 // judge_harness/kv_cache_support.hpp.
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -135,7 +138,42 @@ Value step_cost_op(const Value& args) {
   return Value::map().set("steps", Value::integer(batch)).set("checksum", Value::number(static_cast<double>(checksum)));
 }
 
+// One attention_step on the cache numbered `cache`, kept between requests
+// the way a decoder keeps one cache per layer (judge lab). A cache of
+// another shape is made anew. Before the step the cache's length is cut to
+// `keep` when it is longer: speculative decoding forgets the rejected
+// drafts' rows; a length the learner's code did not grow is left as it is.
+// Returns the output, then the cache's length and the bytes its matrices
+// hold, as the learner's code left them.
+Value lab_attention_op(const Value& args) {
+  static std::map<int, KVCache> caches;
+  const int id = judge_harness::arg_int(args, "cache");
+  const int n_heads = judge_harness::arg_int(args, "n_heads");
+  const int kv = judge_harness::arg_int(args, "n_kv_heads");
+  const int d = judge_harness::arg_int(args, "head_dim");
+  const int capacity = judge_harness::arg_int(args, "capacity");
+  const int keep = judge_harness::arg_int(args, "keep");
+  if (kv < 1 || d < 1 || capacity < 1 || capacity > 1 << 16 || keep < 0 || caches.size() > 64)
+    throw BadRequest{"lab_attention: bad arguments"};
+  auto it = caches.find(id);
+  if (it == caches.end() || it->second.n_kv_heads != kv || it->second.head_dim != d || it->second.capacity != capacity)
+    it = caches.insert_or_assign(id, KVCache(capacity, kv, d)).first;
+  KVCache& cache = it->second;
+  cache.length = std::min(cache.length, keep);
+  auto vector = [&](const char* key) {
+    const std::vector<double> x = judge_harness::arg_doubles(args, key);
+    return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())).eval();
+  };
+  const Eigen::VectorXd out = watched_step(cache, vector("q"), vector("k"), vector("v"), n_heads);
+  const long bytes = static_cast<long>((cache.keys.size() + cache.values.size()) * sizeof(double));
+  return Value::map()
+      .set("output", Value::doubles(std::vector<double>(out.data(), out.data() + out.size())))
+      .set("length", Value::integer(cache.length))
+      .set("bytes", Value::integer(bytes));
+}
+
 [[maybe_unused]] const bool registered = judge_harness::register_operation("attention_steps", attention_steps_op) &&
+                                         judge_harness::register_operation("lab_attention", lab_attention_op) &&
                                          judge_harness::register_operation("cache_state", cache_state_op) &&
                                          judge_harness::register_operation("invalid_call", invalid_call_op) &&
                                          judge_harness::register_operation("step_cost", step_cost_op) &&

@@ -55,6 +55,7 @@ std::unique_ptr<Command> make_history_command();
 std::unique_ptr<Command> make_solution_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_try_command();
+std::unique_ptr<Command> make_lab_command();
 std::unique_ptr<Command> make_watch_command();
 std::unique_ptr<Command> make_serve_command();
 std::unique_ptr<Command> make_grade_command();

@@ -71,6 +71,8 @@ const std::vector<CommandEntry>& command_table() {
       {"new", "scaffold a new problem package", make_new_command},
       {"run", "judge your solution (or --solution FILE, or --reference)", make_run_command},
       {"try", "run one op on your own --input beside the reference, and show the difference", make_try_command},
+      {"lab", "generate text with a small trained model, your solutions plugged into its decoding loop",
+       make_lab_command},
       {"grade", "judge every solution file in DIR, in parallel, resumably; CSV and JSON summary", make_grade_command},
       {"export", "write a course platform's autograder: judge export gradescope PROBLEM... --out autograder.zip",
        make_export_command},

@@ -18,6 +18,7 @@
 #include "util/files.hpp"
 #include "util/text.hpp"
 #include "web/api.hpp"
+#include "web/lab_api.hpp"
 #include "web/gate.hpp"
 #include "web/guard.hpp"
 #include "web/stream.hpp"
@@ -38,6 +39,8 @@ constexpr SystemAssets kSystemAssets[] = {
     {"/vendor/katex", "/usr/share/javascript/katex", "libjs-katex", "formulas are shown as their TeX"},
     {"/vendor/markdown-it", "/usr/share/javascript/markdown-it", "libjs-markdown-it",
      "statements are shown as plain text"},
+    {"/vendor/chart.js", "/usr/share/javascript/chart.js", "libjs-chart.js",
+     "the Lab shows no charts of the distributions"},
 };
 
 // The page's scripts and styles come only from the server itself; KaTeX
@@ -129,6 +132,7 @@ struct WebServer::State {
   WebAccess access;
   GatedHttpServer server;
   ProblemLocks locks;
+  std::mutex lab_lock;  // the lab's runners are many; one lab runs at a time
   std::unique_ptr<WebGate> gate;
 
   // The gate's decision on a complete head: the guard, then the body, which
@@ -216,6 +220,22 @@ struct WebServer::State {
       reply(res, api_try(paths, req.matches[1], req.body));
     });
     server.Post("/api/run" + slug, [&](const httplib::Request& req, httplib::Response& res) { run(req, res); });
+    server.Post("/api/lab", [&](const httplib::Request& req, httplib::Response& res) { lab(req, res); });
+  }
+
+  // The lab streams as server-sent events, token by token; one lab at a time.
+  void lab(const httplib::Request& req, httplib::Response& res) {
+    const std::string body = req.body;
+    res.set_chunked_content_provider("text/event-stream", [this, body](std::size_t, httplib::DataSink& sink) {
+      EventSink send = [&sink](const std::string& event, const json& data) {
+        std::string frame = event_frame(event, data);
+        sink.write(frame.data(), frame.size());
+      };
+      std::lock_guard<std::mutex> one_lab(lab_lock);
+      api_lab(settings.paths, body, send);
+      sink.done();
+      return true;
+    });
   }
 
   // The judging streams as server-sent events, case by case.

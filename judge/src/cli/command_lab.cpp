@@ -1,0 +1,193 @@
+// `judge lab`: generates text with the lab's small trained model, the
+// learner's solutions plugged into the decoding loop (lab/lab.hpp does the
+// work). Prints the text as it comes, then the speed, the KV cache's size,
+// the reference's run beside and where the two first differ, or the
+// acceptance of speculative decoding. Exit status: 0 the loop ran and agrees
+// with the reference; 1 a part of the learner's differs, failed or does not
+// compile; 2 bad options or the judge cannot work.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/command.hpp"
+#include "lab/lab.hpp"
+#include "package/result_codec.hpp"
+#include "sandbox/sandbox_policy.hpp"
+#include "util/errors.hpp"
+#include "util/terminal.hpp"
+#include "util/text.hpp"
+
+namespace judge {
+namespace {
+using lab::Filter;
+
+struct LabOptions {
+  lab::LabSettings settings;
+  std::vector<std::string> mine;  // PROBLEM=FILE
+  bool reference_only = false;
+  double top_p = 0.9;
+  int top_k = 0;
+  bool no_filter = false;
+  bool steps = false;
+  std::string format = "text";
+  bool trust_submissions = false;
+};
+
+std::string shape_text(const lab::ModelShape& s, long parameters) {
+  return fmt::format("{} layers, {} query heads sharing {} key/value heads of {}, {} parameters", s.n_layers,
+                     s.n_heads, s.n_kv_heads, s.head_dim, parameters);
+}
+
+// One line a part: whose, and why.
+void print_parts(const lab::LabResult& r) {
+  fmt::print("parts:\n");
+  for (const lab::PartOwner& o : r.owners)
+    fmt::print("  {:<21} {} ({}{})\n", o.problem, o.learners ? "yours" : "reference", o.learners ? o.file : "",
+               o.learners ? ", " + o.why : o.why);
+  fmt::print("model: {}; draft: {}\n", shape_text(r.target, r.target_parameters),
+             shape_text(r.draft, r.draft_parameters));
+}
+
+std::string shown_char(int token) {
+  const char c = lab::char_of(token);
+  return c == '\n' ? "newline" : c == ' ' ? "space" : fmt::format("'{}'", c);
+}
+
+void print_figures(const lab::LabResult& r) {
+  const lab::LabRun& run = r.yours;
+  const double rate = run.seconds > 0 ? run.generated.size() / run.seconds : 0;
+  fmt::print("\n\n{} tokens in {:.2f} s: {:.0f} tokens a second\n", run.generated.size(), run.seconds, rate);
+  if (!run.stopped.empty()) fmt::print("stopped {}\n", run.stopped);
+  const lab::CacheFigures& c = run.cache;
+  fmt::print("KV cache: 2 * {} layers * {} kv heads * {} head_dim * {} positions * 8 bytes = {} bytes by the formula;\n",
+             r.target.n_layers, r.target.n_kv_heads, r.target.head_dim, c.positions, c.formula_bytes);
+  fmt::print("  the attention part's caches hold {} bytes (lengths {}), in matrices of {} bytes for {} positions{}\n",
+             c.held_bytes, fmt::join(c.lengths, ", "), c.allocated_bytes, r.target.context,
+             c.held_bytes == c.formula_bytes ? "" : ": NOT what the formula says");
+  if (run.speculative) {
+    const lab::SpeculativeFigures& f = *run.speculative;
+    const double z = f.standard_error > 0 ? (f.measured - f.predicted) / f.standard_error : 0;
+    fmt::print("speculative decoding, {} drafts a round: {} tokens in {} target passes ({} passes saved)\n",
+               r.settings.draft_tokens, f.emitted, f.rounds, f.target_passes_saved());
+    fmt::print("  acceptance: measured {:.3f} ({} of {} drafts reached), predicted {:.3f} +- {:.3f} from "
+               "sum min(p, q): {}\n",
+               f.measured, f.accepted, f.reached, f.predicted, f.standard_error,
+               std::abs(z) <= 3 ? fmt::format("within sampling error (z = {:.2f})", z)
+                                : fmt::format("NOT within sampling error (z = {:.2f})", z));
+  }
+}
+
+void print_comparison(const lab::LabResult& r) {
+  if (!r.reference) return;
+  fmt::print("\nthe reference's run, same prompt and seed:\n{}{}\n", r.settings.prompt,
+             lab::decode(r.reference->generated));
+  if (const auto& d = r.comparison.divergence) {
+    fmt::print("\nfirst difference: at generated token {} ({} of {} steps differ), after the {} stage: "
+               "the probability of {} is {:.6g} in yours, {:.6g} in the reference's (the largest difference, {:.3g})\n",
+               d->step, d->steps_differing, r.comparison.steps_compared, d->stage, shown_char(d->token), d->yours,
+               d->reference, d->max_difference);
+    if (d->stage == "model")
+      fmt::print("  the model's own output differs, so the attention step (kv_cache) is where to look\n");
+  } else if (!r.yours.stopped.empty()) {
+    if (r.comparison.steps_compared == 0) return;
+    fmt::print("\nbefore it stopped, your parts gave the reference's next-token distributions at all {} steps\n",
+               r.comparison.steps_compared);
+  } else {
+    fmt::print("\nyour parts give the reference's next-token distributions at all {} steps (within {}){}\n",
+               r.comparison.steps_compared, lab::kDistributionTolerance,
+               r.reference->generated == r.yours.generated ? ""
+                                                             : "; the texts differ only where a sampler drew "
+                                                               "another token from the same distribution");
+  }
+}
+
+class LabCommand : public Command {
+ public:
+  void define(CLI::App& command) override {
+    lab::LabSettings& s = options_.settings;
+    command.add_option("--prompt", s.prompt, "the text to continue (default \"the kernel\")");
+    command.add_option("--max-new-tokens", s.max_new_tokens, "characters to generate (default 200)")
+        ->check(CLI::Range(1, 4096));
+    command.add_option("--temperature", s.temperature, "default 0.8");
+    command.add_option("--penalty", s.penalty, "repetition penalty (default 1.1; 1 changes nothing)");
+    CLI::Option* k = command.add_option("--top-k", options_.top_k, "filter with top-k instead of top-p");
+    CLI::Option* p = command.add_option("--top-p", options_.top_p, "filter with top-p (default 0.9)");
+    command.add_flag("--no-filter", options_.no_filter, "sample from the tempered distribution")->excludes(k)->excludes(p);
+    k->excludes(p);
+    command.add_flag("--greedy", s.greedy, "take the most probable token after the filter, no sampler");
+    command.add_option("--seed", s.seed, "the run's seed (default 1)");
+    command.add_option("--draft-tokens", s.draft_tokens,
+                       "speculative decoding: the draft model proposes N tokens a round")
+        ->check(CLI::Range(0, 16));
+    command.add_option("--mine", options_.mine, "plug FILE in as your solution of PROBLEM (PROBLEM=FILE; repeatable)");
+    command.add_flag("--reference-only", options_.reference_only, "every part the reference's");
+    command.add_flag("--steps", options_.steps, "JSON: every step's distributions after each stage");
+    command.add_option("--format", options_.format, "output format")->check(CLI::IsMember({"text", "json"}));
+    command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
+  }
+
+  int run(const CommandContext& context) override {
+    lab::LabRequest request = make_request();
+    const bool text = options_.format == "text";
+    for (const auto& [problem, file] : request.files) {
+      std::string note = check_sandbox_for("lab", owned_by_someone_else(file), options_.trust_submissions);
+      if (!note.empty()) fmt::print(stderr, "judge: note: {} (see judge doctor)\n", note);
+    }
+    LiveLine live(stdout, text && wants_live_progress(stdout));
+    request.on_progress = [&](const std::string& what) { live.show(fmt::format("  {}...", what)); };
+    if (text) {
+      request.on_ready = [&](const lab::LabResult& ready) {
+        live.clear();
+        print_parts(ready);
+        fmt::print("\n{}", terminal_safe(options_.settings.prompt));
+        std::fflush(stdout);
+      };
+      request.on_token = [&](int token) {
+        fmt::print("{}", terminal_safe(std::string(1, lab::char_of(token))));
+        std::fflush(stdout);
+      };
+    }
+    const lab::LabResult result = lab::run_lab(context.paths, request);
+    live.clear();
+    const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() &&
+                        !result.comparison.divergence;
+    if (!text) {
+      fmt::print("{}\n", json_text(lab::lab_json(result, options_.steps)));
+      return agrees ? 0 : 1;
+    }
+    if (!result.compile_error.empty()) {
+      print_parts(result);
+      fmt::print("\n{}", result.compile_error);
+      return 1;
+    }
+    print_figures(result);
+    print_comparison(result);
+    return agrees ? 0 : 1;
+  }
+
+ private:
+  lab::LabRequest make_request() const {
+    lab::LabRequest request;
+    request.settings = options_.settings;
+    Filter& f = request.settings.filter;
+    if (options_.no_filter) f = Filter{Filter::Kind::kNone, 0, 1};
+    else if (options_.top_k > 0) f = Filter{Filter::Kind::kTopK, options_.top_k, 1};
+    else f = Filter{Filter::Kind::kTopP, 0, options_.top_p};
+    for (const std::string& pair : options_.mine) {
+      const std::size_t eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
+        throw SpecError{fmt::format("--mine {}: expected PROBLEM=FILE, e.g. top_p=workspace/top_p.hpp", pair)};
+      request.files[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+    request.reference_only = options_.reference_only;
+    return request;
+  }
+
+  LabOptions options_;
+};
+}  // namespace
+
+std::unique_ptr<Command> make_lab_command() { return std::make_unique<LabCommand>(); }
+
+}  // namespace judge

@@ -1,0 +1,186 @@
+// `judge lab` through the judge binary, with the repository's problems and
+// shipped models, a workspace of its own: the reference loop writes
+// English-like text and agrees with itself; a known-wrong attention step or
+// top-p filter plugged in is found at the first step it changes, and at the
+// stage it changes; a correct solution written otherwise agrees; a part
+// solved in the workspace is plugged in by itself; speculative decoding's
+// measured acceptance is within sampling error of the predicted; the JSON
+// holds every step's distributions; bad settings are errors naming the
+// option.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_judge.hpp"
+
+namespace judge {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::JudgeRun;
+
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("lab_test_" + std::to_string(::getpid()));
+    fs::create_directories(d / "workspace");
+    return d;
+  }();
+  return dir;
+}
+
+JudgeRun lab(std::vector<std::string> args, const fs::path& workspace = scratch() / "workspace") {
+  args.insert(args.begin(), "lab");
+  return testing::run_judge(args, {"JUDGE_CACHE_DIR=" + (scratch() / "cache").string(),
+                                   "JUDGE_WORKSPACE=" + workspace.string(), "NO_COLOR=1"});
+}
+
+json lab_json(std::vector<std::string> args, int want_status, const fs::path& workspace = scratch() / "workspace") {
+  args.insert(args.end(), {"--format", "json"});
+  JudgeRun run = lab(args, workspace);
+  EXPECT_EQ(run.status, want_status) << run.err << run.out.substr(0, 2000);
+  return json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+}
+
+std::string solution(const std::string& path) { return std::string(JUDGE_SOURCE_DIR) + "/solutions/" + path; }
+
+// The share of the generated text made of letters, spaces and common
+// punctuation, and of words found in a short list of English ones.
+double letters_share(const std::string& text) {
+  int letters = 0;
+  for (char c : text) letters += std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '\n' || c == '.' || c == ',';
+  return text.empty() ? 0 : static_cast<double>(letters) / text.size();
+}
+
+int english_words(const std::string& text) {
+  static const std::vector<std::string> words = {" the ", " of ", " to ", " is ", " and ", " a ", " in ", " file",
+                                                 " for ", " be ", " this ", " that ", " with ", " are "};
+  int found = 0;
+  for (const std::string& w : words) found += text.find(w) != std::string::npos;
+  return found;
+}
+
+TEST(Lab, TheReferenceLoopWritesEnglishLikeTextAndKnowsItsCache) {
+  JudgeRun run = lab({"--prompt", "the kernel", "--max-new-tokens", "200"});
+  ASSERT_EQ(run.status, 0) << run.err << run.out;
+  EXPECT_NE(run.out.find("repetition_penalty    reference (not started)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("200 tokens in"), std::string::npos);
+  json out = lab_json({"--prompt", "the kernel", "--max-new-tokens", "200"}, 0);
+  const std::string generated = out["yours"]["generated"];
+  std::printf("generated: %s\n", generated.c_str());
+  EXPECT_EQ(generated.size(), 200u);
+  EXPECT_GT(letters_share(generated), 0.85) << generated;
+  EXPECT_GE(english_words(" " + generated + " "), 3) << generated;
+  EXPECT_TRUE(out["reference"].is_null());  // nothing of the learner's: nothing to set beside
+  EXPECT_GT(out["yours"]["tokens_per_second"].get<double>(), 0);
+  const json& cache = out["yours"]["kv_cache"];
+  const json& m = out["models"]["target"];
+  EXPECT_EQ(cache["positions"], 10 + 200 - 1);
+  EXPECT_EQ(cache["formula_bytes"].get<long>(),
+            2L * m["layers"].get<long>() * m["kv_heads"].get<long>() * m["head_dim"].get<long>() * 209 * 8);
+  EXPECT_EQ(cache["held_bytes"], cache["formula_bytes"]);
+}
+
+TEST(Lab, AWrongAttentionStepIsFoundAtTheModelStageOfTheFirstStep) {
+  json out = lab_json({"--mine", "kv_cache=" + solution("kv_cache/wrong/wrong_group_mapping.hpp"),
+                       "--max-new-tokens", "40"},
+                      1);
+  ASSERT_TRUE(out["divergence"].is_object()) << out.dump();
+  EXPECT_EQ(out["divergence"]["stage"], "model");
+  EXPECT_EQ(out["divergence"]["step"], 0);
+  EXPECT_GT(out["divergence"]["max_difference"].get<double>(), 1e-4);
+  EXPECT_EQ(out["parts"][4]["problem"], "kv_cache");
+  EXPECT_EQ(out["parts"][4]["whose"], "yours");
+  EXPECT_TRUE(out["reference"].is_object());
+}
+
+TEST(Lab, AWrongTopPIsFoundAtTheFilterStage) {
+  JudgeRun run = lab({"--mine", "top_p=" + solution("top_p/wrong/drops_crossing_token.hpp"), "--max-new-tokens", "30"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NE(run.out.find("first difference: at generated token 0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("after the filter stage"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("the reference's run, same prompt and seed:"), std::string::npos);
+}
+
+TEST(Lab, CorrectSolutionsWrittenOtherwiseAgreeAtEveryStep) {
+  std::vector<std::string> args = {"--max-new-tokens", "40"};
+  for (const char* problem : {"kv_cache", "top_p", "temperature", "repetition_penalty"}) {
+    fs::path dir = fs::path(JUDGE_SOURCE_DIR) / "solutions" / problem / "accepted";
+    ASSERT_TRUE(fs::is_directory(dir)) << dir;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    args.push_back("--mine");
+    args.push_back(std::string(problem) + "=" + files.front().string());
+  }
+  json out = lab_json(args, 0);
+  EXPECT_TRUE(out["divergence"].is_null()) << out["divergence"].dump();
+  EXPECT_EQ(out["steps_compared"], 40);
+}
+
+TEST(Lab, APartSolvedInTheWorkspaceIsPluggedInByItself) {
+  const fs::path workspace = scratch() / "solved";
+  fs::create_directories(workspace);
+  fs::copy_file(solution("top_p/wrong/sorts_ascending.hpp"), workspace / "top_p.hpp",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(workspace / ".progress.json") << R"({"top_p": {"solved": true, "attempts": []}})";
+  json out = lab_json({"--max-new-tokens", "20"}, 1, workspace);
+  EXPECT_EQ(out["parts"][3]["whose"], "yours");
+  EXPECT_EQ(out["parts"][3]["why"], "solved in your workspace");
+  EXPECT_EQ(out["divergence"]["stage"], "filter");
+  json reference_only = lab_json({"--max-new-tokens", "20", "--reference-only"}, 0, workspace);
+  EXPECT_EQ(reference_only["parts"][3]["whose"], "reference");
+}
+
+TEST(Lab, SpeculativeAcceptanceIsWithinSamplingErrorOfThePredicted) {
+  json out = lab_json({"--draft-tokens", "4", "--max-new-tokens", "240", "--prompt", "the", "--seed", "7"}, 0);
+  const json& s = out["yours"]["speculative"];
+  ASSERT_TRUE(s.is_object()) << out.dump();
+  const double measured = s["measured_acceptance"], predicted = s["predicted_acceptance"], error = s["standard_error"];
+  std::printf("acceptance: measured %.3f, predicted %.3f +- %.3f\n", measured, predicted, error);
+  EXPECT_GT(error, 0);
+  EXPECT_LT(std::abs(measured - predicted), 4 * error);
+  EXPECT_EQ(s["emitted"], 240);
+  EXPECT_EQ(out["yours"]["generated"].get<std::string>().size(), 240u);
+  EXPECT_GT(s["target_passes_saved"].get<int>(), 0);
+  EXPECT_EQ(s["emitted"].get<int>() - s["rounds"].get<int>(), s["target_passes_saved"].get<int>());
+}
+
+TEST(Lab, JsonStepsHoldEachStagesDistribution) {
+  json out = lab_json({"--max-new-tokens", "5", "--steps", "--greedy"}, 0);
+  ASSERT_EQ(out["yours"]["steps"].size(), 5u);
+  for (const json& step : out["yours"]["steps"]) {
+    for (const char* stage : {"model", "penalty", "temperature", "filter"}) {
+      ASSERT_EQ(step[stage].size(), 96u) << stage;
+      double sum = 0;
+      for (double p : step[stage]) sum += p;
+      EXPECT_NEAR(sum, 1.0, 1e-9) << stage;
+    }
+    // Greedy takes the filter's most probable token.
+    const std::vector<double> filtered = step["filter"];
+    EXPECT_EQ(step["token"], std::max_element(filtered.begin(), filtered.end()) - filtered.begin());
+  }
+}
+
+TEST(Lab, BadSettingsAreErrorsNamingTheOption) {
+  JudgeRun too_long = lab({"--max-new-tokens", "4000"});
+  EXPECT_EQ(too_long.status, 2);
+  EXPECT_NE(too_long.err.find("--max-new-tokens"), std::string::npos) << too_long.err;
+  JudgeRun mine = lab({"--mine", "top_q=x.hpp"});
+  EXPECT_EQ(mine.status, 2);
+  EXPECT_NE(mine.err.find("--mine: unknown part of the loop 'top_q' (did you mean"), std::string::npos) << mine.err;
+  JudgeRun malformed = lab({"--mine", "top_p"});
+  EXPECT_EQ(malformed.status, 2);
+  EXPECT_NE(malformed.err.find("PROBLEM=FILE"), std::string::npos) << malformed.err;
+  JudgeRun prompt = lab({"--prompt", "\xc3\xa9\xc3\xa9"});
+  EXPECT_EQ(prompt.status, 2);
+  EXPECT_NE(prompt.err.find("--prompt"), std::string::npos) << prompt.err;
+}
+
+}  // namespace
+}  // namespace judge
