@@ -32,13 +32,14 @@ TEST(LabModel, ShippedWeightsBeatABigramOnHeldOutManualPages) {
   const double bigram = bigram_loss(training, held_out, windows, size);
   const double target = model_loss(models[0], held_out, windows);
   const double draft = model_loss(models[1], held_out, windows);
-  std::printf("held-out manual pages, nats per character over %d windows of %d: target %.3f, draft %.3f, "
-              "bigram %.3f\n",
-              windows, size, target, draft, bigram);
+  std::printf(
+      "held-out manual pages, nats per character over %d windows of %d: target %.3f, draft %.3f, "
+      "bigram %.3f\n",
+      windows, size, target, draft, bigram);
   // "Far below": half a nat a character is a factor of 1.6 in perplexity.
   EXPECT_LT(target, bigram - 0.5);
   EXPECT_LT(draft, bigram - 0.2);
-  EXPECT_LT(target, draft);  // the draft is the smaller, weaker model
+  EXPECT_LT(target, draft);                                            // the draft is the smaller, weaker model
   EXPECT_LT(models[0].shape().n_kv_heads, models[0].shape().n_heads);  // grouped-query attention
 }
 
@@ -72,9 +73,9 @@ TEST(LabModel, CachedAttentionGivesWhatFullAttentionGives) {
   // Cached: one token at a time. Full: every prefix read again from scratch.
   CausalAttention cached(model.shape());
   for (std::size_t t = 0; t < tokens.size(); ++t) {
-    const Eigen::VectorXd step = model.next_logits(tokens[t], static_cast<int>(t), [&](int l, const auto& q, const auto& k, const auto& v) {
-      return cached.step(l, q, k, v);
-    });
+    const Eigen::VectorXd step =
+        model.next_logits(tokens[t], static_cast<int>(t),
+                          [&](int l, const auto& q, const auto& k, const auto& v) { return cached.step(l, q, k, v); });
     CausalAttention fresh(model.shape());
     Eigen::VectorXd full;
     for (std::size_t i = 0; i <= t; ++i)

@@ -53,13 +53,14 @@ std::string solution(const std::string& path) { return std::string(JUDGE_SOURCE_
 // punctuation, and of words found in a short list of English ones.
 double letters_share(const std::string& text) {
   int letters = 0;
-  for (char c : text) letters += std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '\n' || c == '.' || c == ',';
+  for (char c : text)
+    letters += std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '\n' || c == '.' || c == ',';
   return text.empty() ? 0 : static_cast<double>(letters) / text.size();
 }
 
 int english_words(const std::string& text) {
-  static const std::vector<std::string> words = {" the ", " of ", " to ", " is ", " and ", " a ", " in ", " file",
-                                                 " for ", " be ", " this ", " that ", " with ", " are "};
+  static const std::vector<std::string> words = {" the ", " of ",  " to ", " is ",   " and ",  " a ",    " in ",
+                                                 " file", " for ", " be ", " this ", " that ", " with ", " are "};
   int found = 0;
   for (const std::string& w : words) found += text.find(w) != std::string::npos;
   return found;
@@ -87,9 +88,8 @@ TEST(Lab, TheReferenceLoopWritesEnglishLikeTextAndKnowsItsCache) {
 }
 
 TEST(Lab, AWrongAttentionStepIsFoundAtTheModelStageOfTheFirstStep) {
-  json out = lab_json({"--mine", "kv_cache=" + solution("kv_cache/wrong/wrong_group_mapping.hpp"),
-                       "--max-new-tokens", "40"},
-                      1);
+  json out = lab_json(
+      {"--mine", "kv_cache=" + solution("kv_cache/wrong/wrong_group_mapping.hpp"), "--max-new-tokens", "40"}, 1);
   ASSERT_TRUE(out["divergence"].is_object()) << out.dump();
   EXPECT_EQ(out["divergence"]["stage"], "model");
   EXPECT_EQ(out["divergence"]["step"], 0);
@@ -102,7 +102,7 @@ TEST(Lab, AWrongAttentionStepIsFoundAtTheModelStageOfTheFirstStep) {
 TEST(Lab, AWrongTopPIsFoundAtTheFilterStage) {
   JudgeRun run = lab({"--mine", "top_p=" + solution("top_p/wrong/drops_crossing_token.hpp"), "--max-new-tokens", "30"});
   EXPECT_EQ(run.status, 1) << run.err;
-  EXPECT_NE(run.out.find("first difference: at generated token 0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("first difference: at generated token 1"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("after the filter stage"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("the reference's run, same prompt and seed:"), std::string::npos);
 }
@@ -165,6 +165,29 @@ TEST(Lab, JsonStepsHoldEachStagesDistribution) {
     const std::vector<double> filtered = step["filter"];
     EXPECT_EQ(step["token"], std::max_element(filtered.begin(), filtered.end()) - filtered.begin());
   }
+}
+
+TEST(Lab, ASweepRunsTheSamePromptAtEachValueAndTheCacheCostIsMeasured) {
+  json out = lab_json({"--max-new-tokens", "40", "--sweep", "temperature=0.2,2", "--cache-cost"}, 0);
+  ASSERT_EQ(out["sweep"]["runs"].size(), 2u) << out.dump();
+  EXPECT_EQ(out["sweep"]["knob"], "temperature");
+  const json& cold = out["sweep"]["runs"][0];
+  const json& hot = out["sweep"]["runs"][1];
+  EXPECT_EQ(cold["value"], 0.2);
+  EXPECT_EQ(cold["generated"].get<std::string>().size(), 40u);
+  // A higher temperature flattens the distribution each token is drawn from.
+  EXPECT_LT(cold["mean_entropy"].get<double>(), hot["mean_entropy"].get<double>());
+  ASSERT_EQ(out["cache_cost"].size(), 5u);
+  int last = -1;
+  for (const json& row : out["cache_cost"]) {
+    EXPECT_GT(row["position"].get<int>(), last);
+    last = row["position"];
+    EXPECT_GT(row["with_cache_ms"].get<double>(), 0);
+    EXPECT_GT(row["without_cache_ms"].get<double>(), 0);
+  }
+  JudgeRun bad = lab({"--sweep", "top_p=0.5,1.5"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--sweep: '1.5' is not a top_p"), std::string::npos) << bad.err;
 }
 
 TEST(Lab, BadSettingsAreErrorsNamingTheOption) {

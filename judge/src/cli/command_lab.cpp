@@ -7,8 +7,10 @@
 // compile; 2 bad options or the judge cannot work.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "cli/command.hpp"
 #include "lab/lab.hpp"
@@ -30,13 +32,15 @@ struct LabOptions {
   int top_k = 0;
   bool no_filter = false;
   bool steps = false;
+  std::string sweep;  // KNOB=V1,V2,...
+  bool cache_cost = false;
   std::string format = "text";
   bool trust_submissions = false;
 };
 
 std::string shape_text(const lab::ModelShape& s, long parameters) {
-  return fmt::format("{} layers, {} query heads sharing {} key/value heads of {}, {} parameters", s.n_layers,
-                     s.n_heads, s.n_kv_heads, s.head_dim, parameters);
+  return fmt::format("{} layers, {} query heads sharing {} key/value heads of {}, {} parameters", s.n_layers, s.n_heads,
+                     s.n_kv_heads, s.head_dim, parameters);
 }
 
 // One line a part: whose, and why.
@@ -60,8 +64,9 @@ void print_figures(const lab::LabResult& r) {
   fmt::print("\n\n{} tokens in {:.2f} s: {:.0f} tokens a second\n", run.generated.size(), run.seconds, rate);
   if (!run.stopped.empty()) fmt::print("stopped {}\n", run.stopped);
   const lab::CacheFigures& c = run.cache;
-  fmt::print("KV cache: 2 * {} layers * {} kv heads * {} head_dim * {} positions * 8 bytes = {} bytes by the formula;\n",
-             r.target.n_layers, r.target.n_kv_heads, r.target.head_dim, c.positions, c.formula_bytes);
+  fmt::print(
+      "KV cache: 2 * {} layers * {} kv heads * {} head_dim * {} positions * 8 bytes = {} bytes by the formula;\n",
+      r.target.n_layers, r.target.n_kv_heads, r.target.head_dim, c.positions, c.formula_bytes);
   fmt::print("  the attention part's caches hold {} bytes (lengths {}), in matrices of {} bytes for {} positions{}\n",
              c.held_bytes, fmt::join(c.lengths, ", "), c.allocated_bytes, r.target.context,
              c.held_bytes == c.formula_bytes ? "" : ": NOT what the formula says");
@@ -70,11 +75,12 @@ void print_figures(const lab::LabResult& r) {
     const double z = f.standard_error > 0 ? (f.measured - f.predicted) / f.standard_error : 0;
     fmt::print("speculative decoding, {} drafts a round: {} tokens in {} target passes ({} passes saved)\n",
                r.settings.draft_tokens, f.emitted, f.rounds, f.target_passes_saved());
-    fmt::print("  acceptance: measured {:.3f} ({} of {} drafts reached), predicted {:.3f} +- {:.3f} from "
-               "sum min(p, q): {}\n",
-               f.measured, f.accepted, f.reached, f.predicted, f.standard_error,
-               std::abs(z) <= 3 ? fmt::format("within sampling error (z = {:.2f})", z)
-                                : fmt::format("NOT within sampling error (z = {:.2f})", z));
+    fmt::print(
+        "  acceptance: measured {:.3f} ({} of {} drafts reached), predicted {:.3f} +- {:.3f} from "
+        "sum min(p, q): {}\n",
+        f.measured, f.accepted, f.reached, f.predicted, f.standard_error,
+        std::abs(z) <= 3 ? fmt::format("within sampling error (z = {:.2f})", z)
+                         : fmt::format("NOT within sampling error (z = {:.2f})", z));
   }
 }
 
@@ -83,10 +89,11 @@ void print_comparison(const lab::LabResult& r) {
   fmt::print("\nthe reference's run, same prompt and seed:\n{}{}\n", r.settings.prompt,
              lab::decode(r.reference->generated));
   if (const auto& d = r.comparison.divergence) {
-    fmt::print("\nfirst difference: at generated token {} ({} of {} steps differ), after the {} stage: "
-               "the probability of {} is {:.6g} in yours, {:.6g} in the reference's (the largest difference, {:.3g})\n",
-               d->step, d->steps_differing, r.comparison.steps_compared, d->stage, shown_char(d->token), d->yours,
-               d->reference, d->max_difference);
+    fmt::print(
+        "\nfirst difference: at generated token {} ({} of {} steps differ), after the {} stage: "
+        "the probability of {} is {:.6g} in yours, {:.6g} in the reference's (the largest difference, {:.3g})\n",
+        d->step, d->steps_differing, r.comparison.steps_compared, d->stage, shown_char(d->token), d->yours,
+        d->reference, d->max_difference);
     if (d->stage == "model")
       fmt::print("  the model's own output differs, so the attention step (kv_cache) is where to look\n");
   } else if (!r.yours.stopped.empty()) {
@@ -97,8 +104,52 @@ void print_comparison(const lab::LabResult& r) {
     fmt::print("\nyour parts give the reference's next-token distributions at all {} steps (within {}){}\n",
                r.comparison.steps_compared, lab::kDistributionTolerance,
                r.reference->generated == r.yours.generated ? ""
-                                                             : "; the texts differ only where a sampler drew "
-                                                               "another token from the same distribution");
+                                                           : "; the texts differ only where a sampler drew "
+                                                             "another token from the same distribution");
+  }
+}
+
+lab::Sweep parse_sweep(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  lab::Sweep sweep{text.substr(0, eq == std::string::npos ? 0 : eq), {}};
+  if (sweep.knob != "temperature" && sweep.knob != "top_p")
+    throw SpecError{fmt::format("--sweep {}: expected temperature=V1,V2,... or top_p=V1,V2,...", text)};
+  std::size_t at = eq + 1;
+  while (at <= text.size()) {
+    std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    char* end = nullptr;
+    const double value = std::strtod(item.c_str(), &end);
+    const bool valid = !item.empty() && end == item.c_str() + item.size() && std::isfinite(value) && value > 0 &&
+                       (sweep.knob == "temperature" ? value <= 100 : value <= 1);
+    if (!valid)
+      throw SpecError{fmt::format("--sweep: '{}' is not a {} (above 0{})", item, sweep.knob,
+                                  sweep.knob == "top_p" ? ", at most 1" : "")};
+    sweep.values.push_back(value);
+    at = comma + 1;
+  }
+  if (sweep.values.size() > 8) throw SpecError{"--sweep: at most 8 values"};
+  return sweep;
+}
+
+void print_studies(const lab::LabResult& r) {
+  if (!r.sweep.empty()) {
+    fmt::print("\nthe same prompt and seed at each {} (mean entropy of the distribution drawn from, nats):\n",
+               r.sweep_knob);
+    for (const lab::SweepRun& run : r.sweep)
+      fmt::print("\n{} = {} ({:.2f} nats):\n{}{}\n{}", r.sweep_knob, run.value, run.mean_entropy,
+                 terminal_safe(r.settings.prompt), terminal_safe(lab::decode(run.run.generated)),
+                 run.run.stopped.empty() ? "" : "stopped " + run.run.stopped + "\n");
+  }
+  if (!r.cache_costs.empty()) {
+    fmt::print("\none token's cost at each position (the model's own attention, median of 5):\n");
+    fmt::print("  {:>8}  {:>14}  {:>17}  {:>6}\n", "position", "with the cache", "without (prefix)", "ratio");
+    for (const lab::CacheCost& c : r.cache_costs)
+      fmt::print("  {:>8}  {:>11.3f} ms  {:>14.3f} ms  {:>6.1f}\n", c.position, c.with_cache_ms, c.without_cache_ms,
+                 c.with_cache_ms > 0 ? c.without_cache_ms / c.with_cache_ms : 0);
+    fmt::print(
+        "  with the cache a token costs one step, its attention O(t); without, the whole prefix again: "
+        "O(t) steps, O(t^2) attention\n");
   }
 }
 
@@ -113,15 +164,21 @@ class LabCommand : public Command {
     command.add_option("--penalty", s.penalty, "repetition penalty (default 1.1; 1 changes nothing)");
     CLI::Option* k = command.add_option("--top-k", options_.top_k, "filter with top-k instead of top-p");
     CLI::Option* p = command.add_option("--top-p", options_.top_p, "filter with top-p (default 0.9)");
-    command.add_flag("--no-filter", options_.no_filter, "sample from the tempered distribution")->excludes(k)->excludes(p);
+    command.add_flag("--no-filter", options_.no_filter, "sample from the tempered distribution")
+        ->excludes(k)
+        ->excludes(p);
     k->excludes(p);
     command.add_flag("--greedy", s.greedy, "take the most probable token after the filter, no sampler");
     command.add_option("--seed", s.seed, "the run's seed (default 1)");
-    command.add_option("--draft-tokens", s.draft_tokens,
-                       "speculative decoding: the draft model proposes N tokens a round")
+    command
+        .add_option("--draft-tokens", s.draft_tokens, "speculative decoding: the draft model proposes N tokens a round")
         ->check(CLI::Range(0, 16));
     command.add_option("--mine", options_.mine, "plug FILE in as your solution of PROBLEM (PROBLEM=FILE; repeatable)");
     command.add_flag("--reference-only", options_.reference_only, "every part the reference's");
+    command.add_option("--sweep", options_.sweep,
+                       "then the same prompt and seed at each value: temperature=0.3,0.8,1.5 or top_p=0.5,0.9,1");
+    command.add_flag("--cache-cost", options_.cache_cost,
+                     "then what a token costs with and without the KV cache as the sequence grows");
     command.add_flag("--steps", options_.steps, "JSON: every step's distributions after each stage");
     command.add_option("--format", options_.format, "output format")->check(CLI::IsMember({"text", "json"}));
     command.add_flag("--trust-submissions", options_.trust_submissions, kTrustSubmissionsHelp);
@@ -150,8 +207,7 @@ class LabCommand : public Command {
     }
     const lab::LabResult result = lab::run_lab(context.paths, request);
     live.clear();
-    const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() &&
-                        !result.comparison.divergence;
+    const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() && !result.comparison.divergence;
     if (!text) {
       fmt::print("{}\n", json_text(lab::lab_json(result, options_.steps)));
       return agrees ? 0 : 1;
@@ -163,6 +219,7 @@ class LabCommand : public Command {
     }
     print_figures(result);
     print_comparison(result);
+    print_studies(result);
     return agrees ? 0 : 1;
   }
 
@@ -171,9 +228,12 @@ class LabCommand : public Command {
     lab::LabRequest request;
     request.settings = options_.settings;
     Filter& f = request.settings.filter;
-    if (options_.no_filter) f = Filter{Filter::Kind::kNone, 0, 1};
-    else if (options_.top_k > 0) f = Filter{Filter::Kind::kTopK, options_.top_k, 1};
-    else f = Filter{Filter::Kind::kTopP, 0, options_.top_p};
+    if (options_.no_filter)
+      f = Filter{Filter::Kind::kNone, 0, 1};
+    else if (options_.top_k > 0)
+      f = Filter{Filter::Kind::kTopK, options_.top_k, 1};
+    else
+      f = Filter{Filter::Kind::kTopP, 0, options_.top_p};
     for (const std::string& pair : options_.mine) {
       const std::size_t eq = pair.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
@@ -181,6 +241,8 @@ class LabCommand : public Command {
       request.files[pair.substr(0, eq)] = pair.substr(eq + 1);
     }
     request.reference_only = options_.reference_only;
+    request.cache_cost = options_.cache_cost;
+    if (!options_.sweep.empty()) request.sweep = parse_sweep(options_.sweep);
     return request;
   }
 

@@ -27,12 +27,11 @@ class Reader {
     Eigen::VectorXd logits;
     for (; fed_ < static_cast<int>(tokens.size()); ++fed_) {
       const int position = fed_;
-      logits = model_.next_logits(tokens[static_cast<std::size_t>(fed_)], position,
-                                  [&](int layer, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
-                                      const Eigen::VectorXd& v) {
-                                    return parts_.attend(first_cache_ + layer, position, s.context, s.n_heads,
-                                                         s.n_kv_heads, q, k, v);
-                                  });
+      logits = model_.next_logits(
+          tokens[static_cast<std::size_t>(fed_)], position,
+          [&](int layer, const Eigen::VectorXd& q, const Eigen::VectorXd& k, const Eigen::VectorXd& v) {
+            return parts_.attend(first_cache_ + layer, position, s.context, s.n_heads, s.n_kv_heads, q, k, v);
+          });
     }
     return std::vector<double>(logits.data(), logits.data() + logits.size());
   }
@@ -85,9 +84,10 @@ std::vector<int> prompt_tokens(const Model& model, const LabSettings& settings) 
   if (tokens.empty()) throw SpecError{"--prompt: it has no character the model knows (newline and printable ASCII)"};
   const int room = model.shape().context;
   if (static_cast<int>(tokens.size()) + settings.max_new_tokens > room)
-    throw SpecError{fmt::format("--max-new-tokens: the prompt ({} characters) and {} new tokens exceed the model's "
-                                "context of {} positions",
-                                tokens.size(), settings.max_new_tokens, room)};
+    throw SpecError{
+        fmt::format("--max-new-tokens: the prompt ({} characters) and {} new tokens exceed the model's "
+                    "context of {} positions",
+                    tokens.size(), settings.max_new_tokens, room)};
   return tokens;
 }
 
@@ -167,7 +167,8 @@ LabRun generate(const Model& model, Parts& parts, const LabSettings& settings,
     for (int step = 0; step < settings.max_new_tokens; ++step) {
       LabStep lab_step;
       lab_step.stages = stages_of(parts, yours.next(sequence), sequence, settings);
-      lab_step.token = choose(parts, lab_step.stages, settings, step_seed(settings.seed, static_cast<std::uint64_t>(step)));
+      lab_step.token =
+          choose(parts, lab_step.stages, settings, step_seed(settings.seed, static_cast<std::uint64_t>(step)));
       if (theirs) {
         const auto compare_start = std::chrono::steady_clock::now();
         compare_step(lab_step.stages, stages_of(*reference, theirs->next(sequence), sequence, settings), step,
@@ -187,6 +188,54 @@ LabRun generate(const Model& model, Parts& parts, const LabSettings& settings,
   return run;
 }
 
+namespace {
+
+// One round's drafts, the draft's distributions they were drawn from (q,
+// K x V) and the target's at the K + 1 positions (p).
+struct Round {
+  std::vector<int> drafts;
+  Eigen::MatrixXd q, p;
+};
+
+Round propose_and_score(Reader& proposer, Reader& verifier, Parts& parts, const std::vector<int>& sequence, int k,
+                        const LabSettings& settings, std::uint64_t* draws) {
+  const int vocab = kAlphabetSize, base = static_cast<int>(sequence.size());
+  Round round{{}, Eigen::MatrixXd(k, vocab), Eigen::MatrixXd(k + 1, vocab)};
+  std::vector<int> extended = sequence;
+  for (int i = 0; i < k; ++i) {
+    Stages s = stages_of(parts, proposer.next(extended), extended, settings);
+    round.q.row(i) = Eigen::Map<const Eigen::RowVectorXd>(s.filtered.data(), vocab);
+    round.drafts.push_back(choose(parts, s, settings, step_seed(settings.seed, (*draws)++)));
+    extended.push_back(round.drafts.back());
+  }
+  for (int i = 0; i <= k; ++i) {
+    std::vector<int> prefix(extended.begin(), extended.begin() + base + i);
+    Stages s = stages_of(parts, verifier.next(prefix), prefix, settings);
+    round.p.row(i) = Eigen::Map<const Eigen::RowVectorXd>(s.filtered.data(), vocab);
+  }
+  return round;
+}
+
+// Adds a verified round to the figures: the drafts it reached (up to the
+// first rejection) each add their acceptance, sum_x min(p(x), q(x)), to
+// the prediction, and its Bernoulli variance to the error's.
+void tally(const Round& round, int emitted, SpeculativeFigures* figures, double* predicted_sum, double* variance_sum) {
+  const int k = static_cast<int>(round.drafts.size()), accepted = emitted - 1;
+  const int reached = std::min(k, accepted + 1);
+  for (int i = 0; i < reached; ++i) {
+    const double alpha = round.p.row(i).cwiseMin(round.q.row(i)).sum();
+    *predicted_sum += alpha;
+    *variance_sum += alpha * (1 - alpha);
+  }
+  ++figures->rounds;
+  figures->drafted += k;
+  figures->reached += reached;
+  figures->accepted += accepted;
+  figures->emitted += emitted;
+}
+
+}  // namespace
+
 LabRun generate_speculative(const Model& target, const Model& draft, Parts& parts, const LabSettings& settings,
                             const std::function<void(int token)>& on_token) {
   if (settings.greedy) throw SpecError{"--draft-tokens: speculative decoding samples; leave out --greedy"};
@@ -198,41 +247,18 @@ LabRun generate_speculative(const Model& target, const Model& draft, Parts& part
   double predicted_sum = 0, variance_sum = 0;
   std::uint64_t draws = 0;  // every draw gets a seed of its own
   const auto start = std::chrono::steady_clock::now();
-  const int vocab = target.shape().vocab;
   try {
-    for (int round = 0; static_cast<int>(run.generated.size()) < settings.max_new_tokens; ++round) {
+    while (static_cast<int>(run.generated.size()) < settings.max_new_tokens) {
       const int base = static_cast<int>(sequence.size());
-      const int k = std::min(settings.draft_tokens, settings.max_new_tokens - static_cast<int>(run.generated.size()) - 1);
-      std::vector<int> drafts, extended = sequence;
-      Eigen::MatrixXd q(k, vocab), p(k + 1, vocab);
-      for (int i = 0; i < k; ++i) {
-        Stages s = stages_of(parts, proposer.next(extended), extended, settings);
-        q.row(i) = Eigen::Map<const Eigen::RowVectorXd>(s.filtered.data(), vocab);
-        drafts.push_back(choose(parts, s, settings, step_seed(settings.seed, draws++)));
-        extended.push_back(drafts.back());
-      }
-      for (int i = 0; i <= k; ++i) {
-        std::vector<int> prefix(extended.begin(), extended.begin() + base + i);
-        Stages s = stages_of(parts, verifier.next(prefix), prefix, settings);
-        p.row(i) = Eigen::Map<const Eigen::RowVectorXd>(s.filtered.data(), vocab);
-      }
-      const std::vector<int> emitted = parts.accept(drafts, q, p, step_seed(settings.seed, draws++));
+      const int left = settings.max_new_tokens - static_cast<int>(run.generated.size());
+      const Round round = propose_and_score(proposer, verifier, parts, sequence,
+                                            std::min(settings.draft_tokens, left - 1), settings, &draws);
+      const std::vector<int> emitted = parts.accept(round.drafts, round.q, round.p, step_seed(settings.seed, draws++));
       const int accepted = static_cast<int>(emitted.size()) - 1;
-      for (int i = 0; i < accepted; ++i)
-        if (emitted[static_cast<std::size_t>(i)] != drafts[static_cast<std::size_t>(i)])
-          throw PartFailed{parts.whose("speculative_decoding") +
-                           " speculative_accept returned a token as accepted that is not the draft's"};
-      const int reached = std::min(k, accepted + 1);
-      for (int i = 0; i < reached; ++i) {
-        const double alpha = p.row(i).cwiseMin(q.row(i)).sum();
-        predicted_sum += alpha;
-        variance_sum += alpha * (1 - alpha);
-      }
-      ++figures.rounds;
-      figures.drafted += k;
-      figures.reached += reached;
-      figures.accepted += accepted;
-      figures.emitted += static_cast<int>(emitted.size());
+      if (!std::equal(emitted.begin(), emitted.begin() + accepted, round.drafts.begin()))
+        throw PartFailed{parts.whose("speculative_decoding") +
+                         " speculative_accept returned a token as accepted that is not the draft's"};
+      tally(round, static_cast<int>(emitted.size()), &figures, &predicted_sum, &variance_sum);
       for (int token : emitted) {
         sequence.push_back(token);
         run.generated.push_back(token);

@@ -45,22 +45,22 @@ struct LabStep {
 // The KV cache after a run: the statement's formula for the tokens held,
 // beside what the attention part's caches held.
 struct CacheFigures {
-  int positions = 0;          // tokens the target model attended over
-  long formula_bytes = 0;     // 2 * n_layers * n_kv_heads * head_dim * positions * sizeof(double)
-  long held_bytes = 0;        // the same product, with each layer's cache length as the part left it
-  long allocated_bytes = 0;   // the bytes of every layer's key and value matrices (capacity rows)
-  std::vector<int> lengths;   // each layer's cache length as the part left it
+  int positions = 0;         // tokens the target model attended over
+  long formula_bytes = 0;    // 2 * n_layers * n_kv_heads * head_dim * positions * sizeof(double)
+  long held_bytes = 0;       // the same product, with each layer's cache length as the part left it
+  long allocated_bytes = 0;  // the bytes of every layer's key and value matrices (capacity rows)
+  std::vector<int> lengths;  // each layer's cache length as the part left it
 };
 
 struct SpeculativeFigures {
-  int rounds = 0;            // target passes: one verify round each
-  int drafted = 0;           // drafts proposed
-  int reached = 0;           // drafts the verify rounds looked at (up to the first rejection)
+  int rounds = 0;   // target passes: one verify round each
+  int drafted = 0;  // drafts proposed
+  int reached = 0;  // drafts the verify rounds looked at (up to the first rejection)
   int accepted = 0;
-  int emitted = 0;           // tokens the rounds produced
-  double measured = 0;       // accepted / reached
-  double predicted = 0;      // the mean over reached drafts of sum_x min(p(x), q(x))
-  double standard_error = 0; // of the measured rate, from the predicted per-draft rates
+  int emitted = 0;            // tokens the rounds produced
+  double measured = 0;        // accepted / reached
+  double predicted = 0;       // the mean over reached drafts of sum_x min(p(x), q(x))
+  double standard_error = 0;  // of the measured rate, from the predicted per-draft rates
   int target_passes_saved() const { return emitted - rounds; }
 };
 
@@ -77,10 +77,10 @@ struct LabRun {
 // Where the learner's parts first changed a next-token distribution: the
 // reference pipeline is run on the learner's own tokens, step by step.
 struct Divergence {
-  int step = 0;            // 0-based generated token
-  std::string stage;       // the first stage that differs ("model" when the attention differs)
+  int step = 0;       // 0-based generated token
+  std::string stage;  // the first stage that differs ("model" when the attention differs)
   double max_difference = 0;
-  int token = 0;           // where the difference is largest
+  int token = 0;  // where the difference is largest
   double yours = 0, reference = 0;
   int steps_differing = 0;  // of the steps compared
 };

@@ -1,6 +1,7 @@
 #include "lab/evaluation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace judge::lab {
@@ -17,7 +18,44 @@ double log_softmax_at(const Eigen::VectorXd& logits, int token) {
   return logits(token) - top - std::log((logits.array() - top).exp().sum());
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
+
+std::vector<CacheCost> cache_cost(const Model& model, const std::vector<int>& positions, int repeats) {
+  const std::vector<int> text = encode(
+      "The kernel schedules each process in turn; a process that waits for input sleeps until the device wakes it.");
+  auto token_at = [&](int i) { return text[static_cast<std::size_t>(i) % text.size()]; };
+  std::vector<CacheCost> costs;
+  for (int position : positions) {
+    if (position < 0 || position >= model.shape().context) continue;
+    std::vector<double> with, without;
+    for (int r = 0; r < repeats; ++r) {
+      CausalAttention cached(model.shape());
+      const auto attend_cached = [&](int l, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                                     const Eigen::VectorXd& v) { return cached.step(l, q, k, v); };
+      for (int i = 0; i < position; ++i) model.next_logits(token_at(i), i, attend_cached);
+      auto start = std::chrono::steady_clock::now();
+      model.next_logits(token_at(position), position, attend_cached);
+      with.push_back(milliseconds_since(start));
+      start = std::chrono::steady_clock::now();
+      CausalAttention fresh(model.shape());
+      const auto attend_fresh = [&](int l, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                                    const Eigen::VectorXd& v) { return fresh.step(l, q, k, v); };
+      for (int i = 0; i <= position; ++i) model.next_logits(token_at(i), i, attend_fresh);
+      without.push_back(milliseconds_since(start));
+    }
+    costs.push_back({position, median(with), median(without)});
+  }
+  return costs;
+}
 
 double model_loss(const Model& model, const std::vector<int>& tokens, int windows) {
   const int size = model.shape().context;

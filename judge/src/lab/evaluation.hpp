@@ -21,4 +21,14 @@ double model_loss(const Model& model, const std::vector<int>& tokens, int window
 // a window after its first.
 double bigram_loss(const std::vector<int>& training, const std::vector<int>& tokens, int windows, int window_size);
 
+// What one generated token costs at a position, with the KV cache (one
+// forward step; attention over the cached rows) and without it (the whole
+// prefix read again, as a decoder without a cache must): milliseconds,
+// the median of `repeats` measurements, with the model's own attention.
+struct CacheCost {
+  int position = 0;
+  double with_cache_ms = 0, without_cache_ms = 0;
+};
+std::vector<CacheCost> cache_cost(const Model& model, const std::vector<int>& positions, int repeats);
+
 }  // namespace judge::lab

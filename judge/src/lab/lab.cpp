@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "judging/judging.hpp"
@@ -47,13 +48,17 @@ Binaries build_parts(const Paths& paths, const std::vector<PartOwner>& owners, c
     const Problem problem = catalog.load(owner.problem);
     JudgeRequest build;
     build.solution_file = owner.learners ? (request.files.count(owner.problem) ? request.files.at(owner.problem)
-                                                                                : workspace_file(paths, owner.problem))
+                                                                               : workspace_file(paths, owner.problem))
                                          : problem.package.reference;
     build.display_name = owner.file;
-    build.on_progress = request.on_progress;
+    if (request.on_progress)
+      build.on_progress = [&request, &owner](const std::string& what) {
+        request.on_progress(fmt::format("{} {}", what, owner.problem));
+      };
     BuiltRunners built = build_runners(paths, problem, build);
     if (!built.learner.ok) {
-      *compile_error = fmt::format("{} ({}) does not compile:\n{}", owner.problem, owner.file, built.learner.diagnostics);
+      *compile_error =
+          fmt::format("{} ({}) does not compile:\n{}", owner.problem, owner.file, built.learner.diagnostics);
       return binaries;
     }
     binaries.yours[owner.problem] = built.learner.binary;
@@ -62,10 +67,38 @@ Binaries build_parts(const Paths& paths, const std::vector<PartOwner>& owners, c
   return binaries;
 }
 
+double mean_entropy(const LabRun& run) {
+  double total = 0;
+  for (const LabStep& step : run.steps)
+    for (double p : step.stages.filtered)
+      if (p > 0) total -= p * std::log(p);
+  return run.steps.empty() ? 0 : total / static_cast<double>(run.steps.size());
+}
+
+std::vector<SweepRun> sweep_runs(const Model& model, Parts& parts, const LabRequest& request) {
+  std::vector<SweepRun> runs;
+  for (double value : request.sweep->values) {
+    LabSettings settings = request.settings;
+    settings.draft_tokens = 0;
+    if (request.sweep->knob == "temperature")
+      settings.temperature = value;
+    else
+      settings.filter = Filter{Filter::Kind::kTopP, 0, value};
+    SweepRun run{value, generate(model, parts, settings, nullptr), 0};
+    run.mean_entropy = mean_entropy(run.run);
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// Positions at which a token's cost is measured, up to the context.
+constexpr int kCostPositions[] = {16, 32, 64, 128, 255};
+constexpr int kCostRepeats = 5;
+
 json shape_json(const ModelShape& s, long parameters) {
-  return {{"layers", s.n_layers}, {"heads", s.n_heads}, {"kv_heads", s.n_kv_heads}, {"head_dim", s.head_dim},
-          {"d_model", s.d_model},  {"d_ff", s.d_ff},    {"context", s.context},      {"vocab", s.vocab},
-          {"parameters", parameters}};
+  return {{"layers", s.n_layers},   {"heads", s.n_heads},   {"kv_heads", s.n_kv_heads},
+          {"head_dim", s.head_dim}, {"d_model", s.d_model}, {"d_ff", s.d_ff},
+          {"context", s.context},   {"vocab", s.vocab},     {"parameters", parameters}};
 }
 
 json run_json(const LabRun& run, bool steps) {
@@ -84,10 +117,14 @@ json run_json(const LabRun& run, bool steps) {
                 {"layer_lengths", run.cache.lengths}}}};
   if (run.speculative) {
     const SpeculativeFigures& f = *run.speculative;
-    out["speculative"] = {{"rounds", f.rounds},         {"drafted", f.drafted},
-                          {"reached", f.reached},       {"accepted", f.accepted},
-                          {"emitted", f.emitted},       {"measured_acceptance", f.measured},
-                          {"predicted_acceptance", f.predicted}, {"standard_error", f.standard_error},
+    out["speculative"] = {{"rounds", f.rounds},
+                          {"drafted", f.drafted},
+                          {"reached", f.reached},
+                          {"accepted", f.accepted},
+                          {"emitted", f.emitted},
+                          {"measured_acceptance", f.measured},
+                          {"predicted_acceptance", f.predicted},
+                          {"standard_error", f.standard_error},
                           {"target_passes_saved", f.target_passes_saved()}};
   }
   if (steps) {
@@ -135,18 +172,23 @@ LabResult run_lab(const Paths& paths, const LabRequest& request) {
   const bool beside = result.any_learner_part() && request.compare;
   if (request.settings.draft_tokens > 0) {
     result.yours = generate_speculative(models[0], models[1], yours, request.settings, request.on_token);
-    return result;
-  }
-  if (!beside) {
+  } else if (!beside) {
     result.yours = generate(models[0], yours, request.settings, request.on_token);
-    return result;
+  } else {
+    {
+      Parts lockstep(references, binaries.reference);
+      result.yours = generate(models[0], yours, request.settings, request.on_token, &lockstep, &result.comparison);
+    }
+    Parts reference(references, binaries.reference);
+    result.reference = generate(models[0], reference, request.settings, nullptr);
   }
-  {
-    Parts lockstep(references, binaries.reference);
-    result.yours = generate(models[0], yours, request.settings, request.on_token, &lockstep, &result.comparison);
+  if (request.sweep) {
+    result.sweep_knob = request.sweep->knob;
+    result.sweep = sweep_runs(models[0], yours, request);
   }
-  Parts reference(references, binaries.reference);
-  result.reference = generate(models[0], reference, request.settings, nullptr);
+  if (request.cache_cost)
+    result.cache_costs =
+        cache_cost(models[0], std::vector<int>(std::begin(kCostPositions), std::end(kCostPositions)), kCostRepeats);
   return result;
 }
 
@@ -154,26 +196,55 @@ json lab_json(const LabResult& result, bool steps) {
   const LabSettings& s = result.settings;
   json parts = json::array();
   for (const PartOwner& o : result.owners)
-    parts.push_back({{"problem", o.problem}, {"whose", o.learners ? "yours" : "reference"}, {"file", o.file}, {"why", o.why}});
-  const char* filter = s.filter.kind == Filter::Kind::kTopK ? "top_k" : s.filter.kind == Filter::Kind::kTopP ? "top_p" : "none";
+    parts.push_back(
+        {{"problem", o.problem}, {"whose", o.learners ? "yours" : "reference"}, {"file", o.file}, {"why", o.why}});
+  const char* filter = s.filter.kind == Filter::Kind::kTopK   ? "top_k"
+                       : s.filter.kind == Filter::Kind::kTopP ? "top_p"
+                                                              : "none";
   json out = {{"prompt", s.prompt},
               {"settings",
-               {{"max_new_tokens", s.max_new_tokens}, {"temperature", s.temperature}, {"penalty", s.penalty},
-                {"filter", filter}, {"top_k", s.filter.k}, {"top_p", s.filter.p}, {"greedy", s.greedy},
-                {"seed", s.seed}, {"draft_tokens", s.draft_tokens}}},
+               {{"max_new_tokens", s.max_new_tokens},
+                {"temperature", s.temperature},
+                {"penalty", s.penalty},
+                {"filter", filter},
+                {"top_k", s.filter.k},
+                {"top_p", s.filter.p},
+                {"greedy", s.greedy},
+                {"seed", s.seed},
+                {"draft_tokens", s.draft_tokens}}},
               {"parts", parts},
-              {"models", {{"target", shape_json(result.target, result.target_parameters)},
-                          {"draft", shape_json(result.draft, result.draft_parameters)}}},
+              {"models",
+               {{"target", shape_json(result.target, result.target_parameters)},
+                {"draft", shape_json(result.draft, result.draft_parameters)}}},
               {"compile_error", result.compile_error.empty() ? json() : json(result.compile_error)},
               {"yours", run_json(result.yours, steps)},
               {"reference", result.reference ? run_json(*result.reference, false) : json()},
               {"steps_compared", result.comparison.steps_compared},
               {"divergence", json()}};
+  if (!result.sweep.empty()) {
+    json runs = json::array();
+    for (const SweepRun& r : result.sweep)
+      runs.push_back({{"value", r.value},
+                      {"generated", decode(r.run.generated)},
+                      {"mean_entropy", r.mean_entropy},
+                      {"stopped", r.run.stopped.empty() ? json() : json(r.run.stopped)}});
+    out["sweep"] = {{"knob", result.sweep_knob}, {"runs", runs}};
+  }
+  if (!result.cache_costs.empty()) {
+    json rows = json::array();
+    for (const CacheCost& c : result.cache_costs)
+      rows.push_back(
+          {{"position", c.position}, {"with_cache_ms", c.with_cache_ms}, {"without_cache_ms", c.without_cache_ms}});
+    out["cache_cost"] = rows;
+  }
   if (const auto& d = result.comparison.divergence) {
-    out["divergence"] = {{"step", d->step},         {"stage", d->stage},
+    out["divergence"] = {{"step", d->step},
+                         {"stage", d->stage},
                          {"max_difference", d->max_difference},
-                         {"token", d->token},       {"char", std::string(1, char_of(d->token))},
-                         {"yours", d->yours},       {"reference", d->reference},
+                         {"token", d->token},
+                         {"char", std::string(1, char_of(d->token))},
+                         {"yours", d->yours},
+                         {"reference", d->reference},
                          {"steps_differing", d->steps_differing}};
   }
   return with_schema_version(std::move(out));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lab/decoding.hpp"
+#include "lab/evaluation.hpp"
 #include "lab/model.hpp"
 #include "lab/parts.hpp"
 #include "util/paths.hpp"
@@ -19,12 +20,26 @@ namespace judge::lab {
 
 struct LabResult;
 
+// The same prompt and seed again at each value of one knob.
+struct Sweep {
+  std::string knob;  // "temperature" or "top_p"
+  std::vector<double> values;
+};
+
+struct SweepRun {
+  double value = 0;
+  LabRun run;
+  double mean_entropy = 0;  // of the distribution drawn from, nats, over the steps
+};
+
 struct LabRequest {
   LabSettings settings;
   // Files to plug in whatever the workspace holds: problem -> file.
   std::map<std::string, std::string> files;
-  bool reference_only = false;  // no part of the workspace
-  bool compare = true;          // run the reference beside (plain decoding)
+  bool reference_only = false;                          // no part of the workspace
+  bool compare = true;                                  // run the reference beside (plain decoding)
+  std::optional<Sweep> sweep;                           // then the learner's loop at each value
+  bool cache_cost = false;                              // then the cost of a token with and without the cache
   std::function<void(const std::string&)> on_progress;  // "compiling top_p ..."
   std::function<void(int token)> on_token;              // the learner's run, as it goes
   // Once the parts are built and the models loaded, before the first token.
@@ -40,6 +55,9 @@ struct LabResult {
   LabRun yours;
   std::optional<LabRun> reference;  // the reference's own run, when a part is the learner's
   Comparison comparison;            // the reference on the learner's tokens
+  std::string sweep_knob;
+  std::vector<SweepRun> sweep;
+  std::vector<CacheCost> cache_costs;
   bool any_learner_part() const;
 };
 

@@ -32,10 +32,10 @@ bool in_alphabet(char c) { return c == '\n' || (c >= 32 && c <= 126); }
 // nothing for font, size and spacing changes.
 const std::map<std::string, std::string>& glyphs() {
   static const std::map<std::string, std::string> table = {
-      {"em", "--"}, {"en", "-"}, {"hy", "-"}, {"mi", "-"}, {"bu", "*"}, {"aq", "'"}, {"dq", "\""},
-      {"lq", "\""}, {"rq", "\""}, {"oq", "'"}, {"cq", "'"}, {"ga", "`"}, {"ti", "~"}, {"ha", "^"},
-      {"rs", "\\"}, {"at", "@"}, {"sl", "/"}, {"co", "(c)"}, {"tm", "(tm)"}, {"+-", "+-"}, {"<=", "<="},
-      {">=", ">="}, {"->", "->"}, {"<-", "<-"}, {"mu", "x"}, {"pc", "."}};
+      {"em", "--"}, {"en", "-"},  {"hy", "-"},  {"mi", "-"},   {"bu", "*"},    {"aq", "'"},  {"dq", "\""},
+      {"lq", "\""}, {"rq", "\""}, {"oq", "'"},  {"cq", "'"},   {"ga", "`"},    {"ti", "~"},  {"ha", "^"},
+      {"rs", "\\"}, {"at", "@"},  {"sl", "/"},  {"co", "(c)"}, {"tm", "(tm)"}, {"+-", "+-"}, {"<=", "<="},
+      {">=", ">="}, {"->", "->"}, {"<-", "<-"}, {"mu", "x"},   {"pc", "."}};
   return table;
 }
 
@@ -70,25 +70,35 @@ std::string escape_at(const std::string& line, std::size_t& i) {
   switch (c) {
     case '(': return glyph(two());
     case '[': return glyph(bracketed());
-    case 'f': case '*': case 'n': case 'F': case 'm': case 'g': argument(); return "";
+    case 'f':
+    case '*':
+    case 'n':
+    case 'F':
+    case 'm':
+    case 'g': argument(); return "";
     case 's':  // \s+1, \s-1, \s0, \s(12, \s[12]
       if (i < line.size() && (line[i] == '+' || line[i] == '-')) ++i;
-      if (i < line.size() && (line[i] == '(' || line[i] == '[')) { argument(); return ""; }
+      if (i < line.size() && (line[i] == '(' || line[i] == '[')) {
+        argument();
+        return "";
+      }
       while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
       return "";
     case '-': return "-";
-    case 'e': case '\\': return "\\";
-    case ' ': case '~': case '0': return " ";
+    case 'e':
+    case '\\': return "\\";
+    case ' ':
+    case '~':
+    case '0': return " ";
     case '"': i = line.size(); return "";  // a comment to the end of the line
-    case 'h': case 'v': case 'w': case 'l': case 'L': case 'o': case 'X': case 'Z': case 'k':
+    default:
       // \h'1n' and the like: a quoted argument, no text
-      if (i < line.size()) {
-        char quote = line[i++];
-        std::size_t close = line.find(quote, i);
+      if (std::string("hvwlLoXZk").find(c) != std::string::npos && i < line.size()) {
+        const char quote = line[i++];
+        const std::size_t close = line.find(quote, i);
         i = close == std::string::npos ? line.size() : close + 1;
       }
-      return "";
-    default: return "";  // \&, \|, \^, \c, \%, \: and the rest print nothing
+      return "";  // \&, \|, \^, \c, \%, \: and the rest print nothing
   }
 }
 
@@ -98,8 +108,10 @@ std::string resolve_escapes(const std::string& line) {
     if (line[i] == '\\') {
       out += escape_at(line, i);
     } else {
-      if (line[i] == '\t') out += ' ';
-      else if (in_alphabet(line[i])) out += line[i];
+      if (line[i] == '\t')
+        out += ' ';
+      else if (in_alphabet(line[i]))
+        out += line[i];
       ++i;
     }
   }

@@ -46,8 +46,8 @@ class WeightsReader {
  private:
   void take(void* out, std::size_t size, const char* what) {
     if (bytes_.size() - at_ < size)
-      throw JudgeFault{fmt::format("{}: ends inside {} (byte {} of {}): the file is cut short", path_, what, at_,
-                                   bytes_.size())};
+      throw JudgeFault{
+          fmt::format("{}: ends inside {} (byte {} of {}): the file is cut short", path_, what, at_, bytes_.size())};
     std::memcpy(out, bytes_.data() + at_, size);
     at_ += size;
   }
@@ -76,10 +76,10 @@ ModelShape read_shape(WeightsReader& in) {
                     s.n_heads % s.n_kv_heads == 0 && s.n_heads > 0 && s.head_dim > 0 && s.head_dim <= 1024 &&
                     s.d_ff > 0 && s.d_ff <= 1 << 16;
   if (!sane)
-    throw JudgeFault{fmt::format("{}: a model's shape makes no sense (vocab {}, context {}, d_model {}, layers {}, "
-                                 "heads {}, kv heads {}, head_dim {}, d_ff {})",
-                                 in.path(), s.vocab, s.context, s.d_model, s.n_layers, s.n_heads, s.n_kv_heads,
-                                 s.head_dim, s.d_ff)};
+    throw JudgeFault{
+        fmt::format("{}: a model's shape makes no sense (vocab {}, context {}, d_model {}, layers {}, "
+                    "heads {}, kv heads {}, head_dim {}, d_ff {})",
+                    in.path(), s.vocab, s.context, s.d_model, s.n_layers, s.n_heads, s.n_kv_heads, s.head_dim, s.d_ff)};
   return s;
 }
 

@@ -28,8 +28,8 @@ struct ModelShape {
 // One layer's attention for the newest token: given its query, key and
 // value (laid out as attention_step's q, k and v), append k and v to the
 // layer's cache and return the attention output, as attention_step does.
-using AttentionStep =
-    std::function<Eigen::VectorXd(int layer, const Eigen::VectorXd& q, const Eigen::VectorXd& k, const Eigen::VectorXd& v)>;
+using AttentionStep = std::function<Eigen::VectorXd(int layer, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                                                    const Eigen::VectorXd& v)>;
 
 class Model {
  public:

@@ -52,8 +52,8 @@ std::vector<double> doubles_reply(const json& value, std::size_t size, const std
 }  // namespace
 
 const std::vector<std::string>& loop_problems() {
-  static const std::vector<std::string> problems = {"repetition_penalty", "temperature", "top_k",
-                                                    "top_p",              "kv_cache",    "speculative_decoding"};
+  static const std::vector<std::string> problems = {"repetition_penalty", "temperature",         "top_k", "top_p",
+                                                    "kv_cache",           "speculative_decoding"};
   return problems;
 }
 
@@ -115,9 +115,10 @@ std::vector<double> Parts::filter(const std::vector<double>& logits, const Filte
 int Parts::sample(const std::vector<double>& logits, const Filter& filter, std::uint64_t seed) {
   const bool top_k = filter.kind == Filter::Kind::kTopK;
   json seeds = json::array({seed});
-  json reply = top_k ? call("top_k", "top_k_sample", {{"logits", logits}, {"k", filter.k}, {"seeds", seeds}})
-                     : call("top_p", "top_p_sample",
-                            {{"logits", logits}, {"p", filter.kind == Filter::Kind::kTopP ? filter.p : 1.0}, {"seeds", seeds}});
+  json reply =
+      top_k ? call("top_k", "top_k_sample", {{"logits", logits}, {"k", filter.k}, {"seeds", seeds}})
+            : call("top_p", "top_p_sample",
+                   {{"logits", logits}, {"p", filter.kind == Filter::Kind::kTopP ? filter.p : 1.0}, {"seeds", seeds}});
   const std::string op = top_k ? whose("top_k") + " top_k_sample" : whose("top_p") + " top_p_sample";
   if (!reply.is_array() || reply.size() != 1 || !reply[0].is_number_integer())
     throw PartFailed{op + " did not return one token id"};
@@ -127,18 +128,25 @@ int Parts::sample(const std::vector<double>& logits, const Filter& filter, std::
   return static_cast<int>(token);
 }
 
-Eigen::VectorXd Parts::attend(int cache, int keep, int capacity, int n_heads, int n_kv_heads,
-                              const Eigen::VectorXd& q, const Eigen::VectorXd& k, const Eigen::VectorXd& v) {
+Eigen::VectorXd Parts::attend(int cache, int keep, int capacity, int n_heads, int n_kv_heads, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& k, const Eigen::VectorXd& v) {
   json reply = call("kv_cache", "lab_attention",
-                    {{"cache", cache}, {"keep", keep}, {"capacity", capacity}, {"n_heads", n_heads},
-                     {"n_kv_heads", n_kv_heads}, {"head_dim", k.size() / n_kv_heads}, {"q", vector_json(q)},
-                     {"k", vector_json(k)}, {"v", vector_json(v)}});
+                    {{"cache", cache},
+                     {"keep", keep},
+                     {"capacity", capacity},
+                     {"n_heads", n_heads},
+                     {"n_kv_heads", n_kv_heads},
+                     {"head_dim", k.size() / n_kv_heads},
+                     {"q", vector_json(q)},
+                     {"k", vector_json(k)},
+                     {"v", vector_json(v)}});
   if (!reply.is_object() || !reply.contains("output") || !reply["length"].is_number_integer())
     throw PartFailed{whose("kv_cache") + " attention_step's reply is not what the harness sends"};
   std::vector<double> out =
-      doubles_reply(reply["output"], static_cast<std::size_t>(q.size()), fmt::format("{} attention_step ({}layer {})", whose("kv_cache"),
-                                                                                      cache >= kDraftCaches ? "the draft's " : "",
-                                                                                      cache % kDraftCaches), true);
+      doubles_reply(reply["output"], static_cast<std::size_t>(q.size()),
+                    fmt::format("{} attention_step ({}layer {})", whose("kv_cache"),
+                                cache >= kDraftCaches ? "the draft's " : "", cache % kDraftCaches),
+                    true);
   caches_[cache] = CacheReport{reply["length"].get<int>(), reply["bytes"].get<long>()};
   return Eigen::Map<Eigen::VectorXd>(out.data(), static_cast<Eigen::Index>(out.size()));
 }
@@ -146,11 +154,13 @@ Eigen::VectorXd Parts::attend(int cache, int keep, int capacity, int n_heads, in
 std::vector<int> Parts::accept(const std::vector<int>& drafts, const Eigen::MatrixXd& draft_probs,
                                const Eigen::MatrixXd& target_probs, std::uint64_t seed) {
   json reply = call("speculative_decoding", "speculative_accept",
-                    {{"draft_tokens", drafts}, {"draft_probs", matrix_json(draft_probs)},
-                     {"target_probs", matrix_json(target_probs)}, {"seed", seed}});
+                    {{"draft_tokens", drafts},
+                     {"draft_probs", matrix_json(draft_probs)},
+                     {"target_probs", matrix_json(target_probs)},
+                     {"seed", seed}});
   if (!reply.is_array() || reply.empty() || reply.size() > drafts.size() + 1)
-    throw PartFailed{fmt::format("{} speculative_accept returned {} tokens, not 1 to {}", whose("speculative_decoding"), reply.is_array() ? reply.size() : 0,
-                                 drafts.size() + 1)};
+    throw PartFailed{fmt::format("{} speculative_accept returned {} tokens, not 1 to {}", whose("speculative_decoding"),
+                                 reply.is_array() ? reply.size() : 0, drafts.size() + 1)};
   std::vector<int> out;
   for (const json& t : reply) {
     if (!t.is_number_integer() || t.get<long>() < 0 || t.get<long>() >= target_probs.cols())
@@ -166,7 +176,8 @@ std::vector<double> softmax(const std::vector<double>& logits) {
     if (std::isfinite(z)) top = std::max(top, z);
   std::vector<double> p(logits.size());
   double sum = 0;
-  for (std::size_t i = 0; i < logits.size(); ++i) sum += p[i] = std::isfinite(logits[i]) ? std::exp(logits[i] - top) : 0;
+  for (std::size_t i = 0; i < logits.size(); ++i)
+    sum += p[i] = std::isfinite(logits[i]) ? std::exp(logits[i] - top) : 0;
   for (double& x : p) x /= sum;
   return p;
 }

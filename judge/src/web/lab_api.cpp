@@ -45,10 +45,14 @@ lab::LabRequest lab_request(const json& body) {
   s.greedy = lab_flag(body, "greedy");
   request.reference_only = lab_flag(body, "reference_only");
   const std::string filter = body.value("filter", std::string("top_p"));
-  if (filter == "top_p") s.filter = {lab::Filter::Kind::kTopP, 0, lab_number(body, "top_p", 0.9, 1e-6, 1)};
-  else if (filter == "top_k") s.filter = {lab::Filter::Kind::kTopK, static_cast<int>(lab_number(body, "top_k", 10, 1, 96)), 1};
-  else if (filter == "none") s.filter = {lab::Filter::Kind::kNone, 0, 1};
-  else throw SpecError{"filter: top_p, top_k or none"};
+  if (filter == "top_p")
+    s.filter = {lab::Filter::Kind::kTopP, 0, lab_number(body, "top_p", 0.9, 1e-6, 1)};
+  else if (filter == "top_k")
+    s.filter = {lab::Filter::Kind::kTopK, static_cast<int>(lab_number(body, "top_k", 10, 1, 96)), 1};
+  else if (filter == "none")
+    s.filter = {lab::Filter::Kind::kNone, 0, 1};
+  else
+    throw SpecError{"filter: top_p, top_k or none"};
   return request;
 }
 
@@ -64,7 +68,9 @@ void api_lab(const Paths& paths, const std::string& request_body, const EventSin
       const json whole = lab::lab_json(ready, false);
       emit("ready", {{"parts", whole["parts"]}, {"models", whole["models"]}});
     };
-    request.on_token = [&](int token) { emit("token", {{"token", token}, {"char", std::string(1, lab::char_of(token))}}); };
+    request.on_token = [&](int token) {
+      emit("token", {{"token", token}, {"char", std::string(1, lab::char_of(token))}});
+    };
     emit("done", lab::lab_json(lab::run_lab(paths, request), /*steps=*/true));
   } catch (const SpecError& error) {
     emit("error", {{"message", error.message}});

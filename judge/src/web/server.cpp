@@ -18,9 +18,9 @@
 #include "util/files.hpp"
 #include "util/text.hpp"
 #include "web/api.hpp"
-#include "web/lab_api.hpp"
 #include "web/gate.hpp"
 #include "web/guard.hpp"
+#include "web/lab_api.hpp"
 #include "web/stream.hpp"
 
 namespace judge {
@@ -77,10 +77,12 @@ void reply(httplib::Response& res, const ApiReply& answer) {
 // The API routes that take a body; every other request comes without one.
 constexpr const char* kWorkspaceRoute = "/api/workspace";
 constexpr const char* kTryRoute = "/api/try";
+constexpr const char* kLabRoute = "/api/lab";
 
 bool takes_body(const RequestHead& head) {
   auto under = [&head](const char* route) { return head.path.rfind(std::string(route) + "/", 0) == 0; };
-  return (head.method == "PUT" && under(kWorkspaceRoute)) || (head.method == "POST" && under(kTryRoute));
+  return (head.method == "PUT" && under(kWorkspaceRoute)) || (head.method == "POST" && under(kTryRoute)) ||
+         (head.method == "POST" && head.path == kLabRoute);
 }
 
 // The methods cpp-httplib reads a body for: when the head gives no length,
@@ -220,7 +222,7 @@ struct WebServer::State {
       reply(res, api_try(paths, req.matches[1], req.body));
     });
     server.Post("/api/run" + slug, [&](const httplib::Request& req, httplib::Response& res) { run(req, res); });
-    server.Post("/api/lab", [&](const httplib::Request& req, httplib::Response& res) { lab(req, res); });
+    server.Post(kLabRoute, [&](const httplib::Request& req, httplib::Response& res) { lab(req, res); });
   }
 
   // The lab streams as server-sent events, token by token; one lab at a time.
