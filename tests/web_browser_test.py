@@ -20,12 +20,20 @@ failing run, axe-core (tests/web/node_modules, `npm ci --prefix
 tests/web`) checks the page; any serious or critical violation fails the
 test, in the light theme and, once, the dark one.
 
+The Lab needs the repository's own problems and model, so a second server
+without JUDGE_ROOT (a scratch workspace and cache) serves it: the Lab is
+opened from the header, generates 30 tokens (the text streams in, the six
+parts are all the reference's, the KV cache figures show), its chart has
+the four stages, another step chosen with the keyboard redraws it, axe-core
+checks the view before and after (the dark theme too), it stacks without
+overflow at 390 px, and a run with 3 draft tokens shows the acceptance.
+
 Usage: web_browser_test.py JUDGE_BINARY SOURCE_DIR
 Exits 77 (skipped) when Chromium, chromedriver or axe-core is missing or
 Chromium cannot start here, saying why (in CI, with CI set, it fails
 instead). With JUDGE_WEB_SCREENSHOTS=DIR it saves DIR/web-landing-W.png and
-DIR/web-failing-run-W.png for each width W, and DIR/web-dark-1440.png
-(docs/ holds them).
+DIR/web-failing-run-W.png for each width W, DIR/web-dark-1440.png,
+DIR/web-lab-1440.png and DIR/web-lab-390.png (docs/ holds them).
 """
 import base64
 import http.server
@@ -201,6 +209,22 @@ def start_server(judge, source, root):
     return server, line.strip()
 
 
+def start_lab_server(judge, source, scratch):
+    """`judge serve` on the repository's problems (no JUDGE_ROOT), with a
+    workspace and a cache of its own: every part of the lab the reference's."""
+    env = dict(os.environ, JUDGE_WORKSPACE=os.path.join(scratch, "workspace"),
+               JUDGE_CACHE_DIR=os.path.join(scratch, "cache"))
+    for name in ("JUDGE_ROOT", "DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    server = subprocess.Popen([judge, "serve", "--port", "0", "--no-open"], cwd=source, env=env,
+                              stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    if not re.match(r"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}$", line.strip()):
+        server.kill()
+        fail(f"judge serve (for the lab) printed {line!r}, not its URL")
+    return server, line.strip()
+
+
 def set_editor(driver, text):
     driver.run("window.judgeEditor.set(arguments[0]);", text)
 
@@ -267,6 +291,12 @@ def main():
             except Exception as error:
                 skip(f"Chromium cannot start here: {error}")
             check_the_page(driver, url, root, tests, shots, axe)
+            lab_server, lab_url = start_lab_server(judge, source, os.path.join(scratch, "lab"))
+            try:
+                check_the_lab(driver, lab_url, shots, axe)
+            finally:
+                lab_server.terminate()
+                lab_server.wait(10)
         finally:
             driver.quit()
             driver_process.terminate()
@@ -276,7 +306,8 @@ def main():
     print("PASSED: the token kept from other ports; at 1440, 1024 and 390 px the course, a problem, a keyboard save,"
           " a failing run with its hint, an accepted one, History and the solution, no serious accessibility"
           " violation (light and dark); started, try, tabs, splitter and settings by keyboard, a compile error"
-          " marked, an outside save seen")
+          " marked, an outside save seen; the Lab: streamed text, parts, figures, the stages' chart by step"
+          " (keyboard), no serious accessibility violation, stacked at 390 px, speculative decoding's acceptance")
 
 
 def check_the_token_stays_on_its_port(driver, url):
@@ -595,6 +626,129 @@ def check_the_outside_save(driver, workspace_file):
         fail("the outside save replaced the page's unsaved text")
     driver.click("#load-disk")
     driver.wait("return window.judgeEditor.get() === '// saved again by another editor\\n';", "Load it", 10)
+
+
+# Counts, while the lab generates, the characters the page added as their
+# token events came; those it adds once done are steps to choose, with a role.
+WATCH_LAB = """
+window.labStreamed = 0;
+if (window.labObserver) window.labObserver.disconnect();
+const observer = window.labObserver = new MutationObserver((records) => {
+  for (const record of records)
+    for (const node of record.addedNodes)
+      if (node.classList && node.classList.contains('lab-char') && !node.hasAttribute('role')) window.labStreamed += 1;
+});
+observer.observe(document.getElementById('lab-generated'), {childList: true});
+"""
+
+LAB_ENDS = ("return !document.getElementById('lab-generate').disabled &&"
+            " (!document.getElementById('lab-figures').hidden || document.getElementById('lab-error').textContent);")
+
+CHART_DATA = ("const c = Chart.getChart(document.getElementById('lab-chart'));"
+              " return c && {labels: c.data.labels, data: c.data.datasets.map((d) => d.data),"
+              " stages: c.data.datasets.map((d) => d.label),"
+              " outlined: c.data.datasets.map((d) => d.borderWidth.filter((w) => w > 0).length)};")
+
+
+def generate(driver, settings, tokens, steps=True):
+    """Sets the knobs, generates, and waits for the run to be done. The
+    characters become steps to choose, except in speculative decoding,
+    which keeps no step's distributions."""
+    for knob, value in settings.items():
+        driver.run("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+                   " e.dispatchEvent(new Event('change'));", knob, value)
+    driver.run(WATCH_LAB)
+    driver.click("#lab-generate")
+    running = driver.run("return [document.getElementById('lab-generate').disabled,"
+                         " document.getElementById('lab-error').textContent];")
+    if running[1]:
+        fail(f"the lab shows an error: {running[1]}")
+    if not running[0]:
+        fail("Generate is not disabled while the lab runs")
+    # The first run builds six reference runners: minutes on a busy machine.
+    driver.wait(LAB_ENDS, "the lab to be done", 600)
+    error = driver.run("return document.getElementById('lab-error').textContent;")
+    if error:
+        fail(f"the lab shows an error: {error}")
+    streamed = driver.run("return window.labStreamed;")
+    shown = driver.run("return [document.querySelectorAll('#lab-generated .lab-char').length,"
+                       " document.querySelectorAll('#lab-generated [role=option]').length];")
+    if streamed != tokens or shown != [tokens, tokens if steps else 0]:
+        fail(f"{tokens} tokens asked for: {streamed} streamed in, then {shown[0]} shown,"
+             f" {shown[1]} of them to choose")
+
+
+def check_the_lab(driver, url, shots, axe):
+    """The Lab on the repository's problems: nothing started, so every part
+    is the reference's and no reference runs beside."""
+    driver.set_window(1440, 900)
+    driver.go(url)
+    driver.wait("return document.querySelectorAll('#problem-list li').length > 0;", "the repository's problems")
+    if not driver.run("return !!document.querySelector('#welcome a[href=\"#/lab\"]');"):
+        fail("the course does not lead to the Lab")
+    driver.click("#lab-link")
+    driver.wait("return !document.getElementById('lab').hidden && document.getElementById('welcome').hidden;",
+                "the Lab view", 10)
+    defaults = driver.run("const v = (id) => document.getElementById(id).value;"
+                          " return [v('lab-prompt'), v('lab-max-new-tokens'), v('lab-temperature'), v('lab-penalty'),"
+                          " v('lab-filter'), v('lab-filter-value'), v('lab-seed'), v('lab-draft-tokens')];")
+    if defaults != ["the kernel", "200", "0.8", "1.1", "top_p", "0.9", "1", "0"]:
+        fail(f"the Lab's knobs do not start at the defaults: {defaults}")
+    check_accessibility(driver, axe, "the Lab before generating")
+
+    generate(driver, {"lab-max-new-tokens": "30"}, 30)
+    parts = driver.run("return [...document.querySelectorAll('#lab-parts tbody tr')]"
+                       ".map((r) => r.querySelector('.whose').textContent);")
+    if parts != ["the reference"] * 6:
+        fail(f"the parts are not six, all the reference's: {parts}")
+    figures = driver.run("return document.getElementById('lab-figure-list').textContent;")
+    if not re.search(r"KV cache by the formula\d+ bytes", figures) or "tokens a second" not in figures:
+        fail(f"the figures do not show the KV cache bytes and the speed: {figures!r}")
+    if driver.run("return document.getElementById('lab-reference').hidden;") is not True:
+        fail("a reference run is shown though no part is the learner's")
+
+    first = driver.run(CHART_DATA)
+    if not first or len(first["data"]) != 4 or len(first["labels"]) < 15 or first["outlined"] != [1, 1, 1, 1]:
+        fail(f"the chart of the first step does not show the four stages over the tokens, the chosen marked: {first}")
+    if driver.run("return document.getElementById('lab-generated').getAttribute('aria-activedescendant');") != "lab-step-0":
+        fail("the first step is not chosen by default")
+    driver.run("document.getElementById('lab-generated').focus();")
+    driver.chord(ARROW_RIGHT)
+    chosen = driver.run("return [document.getElementById('lab-generated').getAttribute('aria-activedescendant'),"
+                        " document.getElementById('lab-step-title').textContent];")
+    if chosen[0] != "lab-step-1" or not chosen[1].startswith("Token 2 of 30"):
+        fail(f"the right arrow on the text does not choose the second step: {chosen}")
+    second = driver.run(CHART_DATA)
+    if not second or len(second["data"]) != 4 or second["data"] == first["data"]:
+        fail("choosing the second step did not redraw the chart with its distributions")
+    check_accessibility(driver, axe, "the Lab after generating")
+    driver.emulate_color_scheme("dark")
+    try:
+        check_accessibility(driver, axe, "the Lab in the dark theme")
+    finally:
+        driver.emulate_color_scheme("")
+    if shots:
+        driver.screenshot(os.path.join(shots, "web-lab-1440.png"))
+
+    driver.set_window(390, 844)
+    boxes = driver.run("const box = (id) => document.getElementById(id).getBoundingClientRect();"
+                       " return {overflow: document.documentElement.scrollWidth - window.innerWidth,"
+                       " form: box('lab-form').bottom, text: box('lab-text').top, chart: box('lab-chart-box').right,"
+                       " width: window.innerWidth};")
+    if boxes["overflow"] > 1 or boxes["form"] > boxes["text"] or boxes["chart"] > boxes["width"]:
+        fail(f"at 390 px the Lab does not stack the knobs over the text and chart within the window: {boxes}")
+    check_accessibility(driver, axe, "the Lab at 390 px")
+    if shots:
+        driver.run("document.getElementById('lab-text-heading').scrollIntoView();")
+        driver.screenshot(os.path.join(shots, "web-lab-390.png"))
+
+    driver.set_window(1440, 900)
+    generate(driver, {"lab-max-new-tokens": "40", "lab-draft-tokens": "3"}, 40, steps=False)
+    acceptance = driver.run("const t = (css) => document.querySelector(css)?.textContent;"
+                            " return [t('.figure-acceptance'), t('.figure-passes')];")
+    if (not acceptance[0] or not re.search(r"measured \d\.\d{3} .*predicted \d\.\d{3} ± \d\.\d{3}", acceptance[0])
+            or not acceptance[1] or not re.match(r"target passes saved\d+ ", acceptance[1])):
+        fail(f"the speculative run does not show measured against predicted acceptance and passes saved: {acceptance}")
 
 
 def check_accessibility(driver, axe, when):

@@ -1,7 +1,7 @@
 // The practice page: the course as its landing view, then a problem's
 // statement beside the editor on the workspace file over Run's results,
 // Try, History and Solution, with splitters, settings and keyboard
-// shortcuts of its own; all through the API of `judge serve`
+// shortcuts of its own, and the Lab; all through the API of `judge serve`
 // (docs/web.md). Text from the judge or the learner's
 // code is put in the page as text, never as HTML; only the statement's
 // markdown is rendered, by markdown-it with raw HTML off.
@@ -307,9 +307,12 @@ function showCourse() {
   if (state.runAbort) state.runAbort.abort();
   state.slug = null;
   state.problem = null;
-  $('problem').hidden = true;
-  $('welcome').hidden = false;
+  showView('course');
   document.title = 'judge';
+  unmarkProblems();
+}
+
+function unmarkProblems() {
   for (const item of document.querySelectorAll('#problem-list li')) {
     item.classList.remove('current');
     item.querySelector('a').removeAttribute('aria-current');
@@ -405,8 +408,7 @@ async function openProblem(slug) {
   if (status !== 200) { showError(data.error || `cannot open ${slug}`); return; }
   state.slug = slug;
   state.problem = data;
-  $('welcome').hidden = true;
-  $('problem').hidden = false;
+  showView('problem');
   $('title').textContent = data.title;
   $('meta').textContent = `${data.problem} · ${data.status}` +
                           (data.attempts ? ` · ${data.attempts} attempt${data.attempts === 1 ? '' : 's'}` : '');
@@ -844,10 +846,438 @@ function onShortcut(event) {
   }
 }
 
+// ---- the Lab: `judge lab` in the page (POST /api/lab) ----
+// The settings become the request's body; the text streams in as the
+// learner's run writes it; once done, every generated character can be
+// chosen to chart its step's next-token distribution after each stage.
+const STAGES = [
+  { key: 'model', name: 'model softmax' },
+  { key: 'penalty', name: 'after the penalty' },
+  { key: 'temperature', name: 'after the temperature' },
+  { key: 'filter', name: 'after the filter' },
+];
+const CHART_TOKENS = 15;  // the most probable by the model, and the chosen one
+const lab = { abort: null, result: null, step: -1, chosen: -1, chart: null };  // chosen: its bar's index
+
+// A token's character as a person can read it: newline and space are
+// otherwise invisible on a chart's axis and in a screen reader.
+function tokenChar(token) {
+  return token === 0 ? '\n' : String.fromCharCode(token + 31);
+}
+function shownChar(text) {
+  return text === '\n' ? '↵' : text === ' ' ? '␣' : text;
+}
+function spokenChar(text) {
+  return text === '\n' ? 'newline' : text === ' ' ? 'space' : `'${text}'`;
+}
+
+function showLab() {
+  if (state.runAbort) state.runAbort.abort();
+  state.slug = null;
+  state.problem = null;
+  showView('lab');
+  unmarkProblems();
+  document.title = 'Lab · judge';
+  if (narrowScreen.matches) showList(false);
+}
+
+// Which of the course, a problem and the Lab fills the main view; the
+// header's link to it is marked current.
+function showView(name) {
+  $('welcome').hidden = name !== 'course';
+  $('problem').hidden = name !== 'problem';
+  $('lab').hidden = name !== 'lab';
+  for (const [link, view] of [['course-link', 'course'], ['lab-link', 'lab']]) {
+    if (view === name) $(link).setAttribute('aria-current', 'page');
+    else $(link).removeAttribute('aria-current');
+  }
+}
+
+function chooseLabFilter() {
+  const filter = $('lab-filter').value;
+  const value = $('lab-filter-value');
+  $('lab-filter-value-label').hidden = filter === 'none';
+  $('lab-filter-value-name').textContent = filter === 'top_k' ? 'Top-k' : 'Top-p';
+  if (filter === 'top_k') {
+    Object.assign(value, { min: '1', max: '96', step: '1' });
+    if (!Number.isInteger(Number(value.value)) || Number(value.value) < 1) value.value = '10';
+  } else if (filter === 'top_p') {
+    Object.assign(value, { min: '0.000001', max: '1', step: '0.05' });
+    if (!(Number(value.value) > 0 && Number(value.value) <= 1)) value.value = '0.9';
+  }
+}
+
+// The knobs as the body of POST /api/lab; the judge checks their ranges
+// and names a bad one.
+function labSettings() {
+  const number = (id) => Number($(id).value);
+  const body = {
+    prompt: $('lab-prompt').value,
+    max_new_tokens: number('lab-max-new-tokens'),
+    temperature: number('lab-temperature'),
+    penalty: number('lab-penalty'),
+    filter: $('lab-filter').value,
+    greedy: $('lab-greedy').checked,
+    seed: number('lab-seed'),
+    draft_tokens: number('lab-draft-tokens'),
+    reference_only: $('lab-reference-only').checked,
+  };
+  if (body.filter === 'top_p') body.top_p = number('lab-filter-value');
+  if (body.filter === 'top_k') body.top_k = number('lab-filter-value');
+  return body;
+}
+
+function clearLab() {
+  lab.result = null;
+  lab.step = -1;
+  if (lab.chart) { lab.chart.destroy(); lab.chart = null; }
+  $('lab-error').textContent = '';
+  $('lab-compile-error').hidden = true;
+  $('lab-stopped').hidden = true;
+  $('lab-prompt-shown').textContent = '';
+  const generated = $('lab-generated');
+  generated.replaceChildren();
+  for (const attribute of ['role', 'tabindex', 'aria-labelledby', 'aria-describedby', 'aria-activedescendant'])
+    generated.removeAttribute(attribute);
+  $('lab-text-help').hidden = true;
+  $('lab-no-steps').hidden = true;
+  $('lab-reference').hidden = true;
+  $('lab-divergence').hidden = true;
+  $('lab-step').hidden = true;
+  $('lab-figures').hidden = true;
+  $('lab-parts-box').hidden = true;
+}
+
+async function generate(event) {
+  event.preventDefault();
+  if (lab.abort) lab.abort.abort();
+  const abort = new AbortController();
+  lab.abort = abort;
+  clearLab();
+  const settings = labSettings();
+  $('lab-generate').disabled = true;
+  $('lab-status').textContent = 'starting';
+  $('lab-prompt-shown').textContent = settings.prompt;
+  let count = 0;
+  try {
+    const response = await fetch('/api/lab', {
+      method: 'POST', signal: abort.signal,
+      headers: { 'X-Judge-Token': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify(settings),
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      labError(data.error || `the lab failed (${response.status})`);
+      return;
+    }
+    await readEvents(response, (name, data) => {
+      if (abort !== lab.abort) return;
+      if (name === 'progress') {
+        $('lab-status').textContent = `${data.what}…`;
+      } else if (name === 'ready') {
+        showLabParts(data.parts);
+        $('lab-status').textContent = 'generating';
+      } else if (name === 'token') {
+        count += 1;
+        $('lab-generated').appendChild(element('span', 'lab-char', shownTextChar(data.char)));
+        $('lab-status').textContent = `generating: ${count} of ${settings.max_new_tokens} tokens`;
+      } else if (name === 'done') {
+        showLabResult(data);
+      } else if (name === 'error') {
+        labError(data.message);
+      }
+    });
+  } catch (error) {
+    if (error.name !== 'AbortError') labError(`the lab stopped: ${error.message}`);
+  } finally {
+    if (abort === lab.abort) {
+      lab.abort = null;
+      $('lab-generate').disabled = false;
+    }
+  }
+}
+
+// In the text a newline is shown as a mark and a line break, so that it
+// can be chosen like any other character.
+function shownTextChar(text) {
+  return text === '\n' ? '↵\n' : text;
+}
+
+function labError(message) {
+  $('lab-error').textContent = `Error: ${message || 'the request failed'}`;
+  $('lab-status').textContent = '';
+}
+
+function showLabParts(parts) {
+  const body = $('lab-parts').querySelector('tbody');
+  body.replaceChildren();
+  for (const part of parts) {
+    const row = element('tr', `whose-${part.whose}`);
+    row.dataset.problem = part.problem;
+    const whose = part.whose === 'yours' ? `yours (${part.file})` : 'the reference';
+    row.append(element('td', '', part.problem), element('td', 'whose', whose), element('td', '', part.why));
+    body.appendChild(row);
+  }
+  $('lab-parts-box').hidden = false;
+}
+
+function showLabResult(result) {
+  lab.result = result;
+  showLabParts(result.parts);
+  const run = result.yours;
+  $('lab-status').textContent = result.compile_error ? 'nothing ran'
+                                : `done: ${plural(run.tokens, 'token')} in ${run.seconds.toFixed(2)} s`;
+  if (result.compile_error) {
+    $('lab-error').textContent = 'One of your parts does not compile, so nothing ran:';
+    $('lab-compile-error').textContent = result.compile_error;
+    $('lab-compile-error').hidden = false;
+    return;
+  }
+  if (run.stopped) {
+    $('lab-stopped').textContent = `The run stopped ${run.stopped}.`;
+    $('lab-stopped').hidden = false;
+  }
+  showLabSteps(run);
+  if (result.reference) {
+    $('lab-reference-text').replaceChildren(element('span', 'lab-prompt', result.prompt),
+                                            document.createTextNode(result.reference.generated));
+    $('lab-reference').hidden = false;
+  }
+  showDivergence(result);
+  showFigures(result);
+}
+
+// The generated characters become a list box: Tab reaches it, the arrow
+// keys, Home and End choose a step, a click chooses one too.
+function showLabSteps(run) {
+  const steps = run.steps || [];
+  const generated = $('lab-generated');
+  if (!steps.length) {
+    // Speculative decoding keeps no step's distributions: the text as it
+    // streamed in, unless some of it was missed.
+    if (generated.children.length !== run.generated.length) {
+      generated.replaceChildren();
+      for (const char of run.generated) generated.appendChild(element('span', 'lab-char', shownTextChar(char)));
+    }
+    $('lab-no-steps').hidden = !run.speculative;
+    return;
+  }
+  generated.replaceChildren();
+  steps.forEach((step, i) => {
+    const option = element('span', 'lab-char', shownTextChar(step.char));
+    option.id = `lab-step-${i}`;
+    option.setAttribute('role', 'option');
+    option.setAttribute('aria-selected', 'false');
+    option.setAttribute('aria-label', `token ${i + 1}: ${spokenChar(step.char)}`);
+    option.dataset.step = String(i);
+    generated.appendChild(option);
+  });
+  generated.setAttribute('role', 'listbox');
+  generated.setAttribute('aria-labelledby', 'lab-text-heading');
+  generated.setAttribute('aria-describedby', 'lab-text-help');
+  generated.tabIndex = 0;
+  $('lab-text-help').hidden = false;
+  $('lab-step').hidden = false;
+  chooseStep(0);
+}
+
+function onStepKey(event) {
+  const steps = lab.result && lab.result.yours.steps;
+  if (!steps || !steps.length) return;
+  const moves = { ArrowRight: lab.step + 1, ArrowDown: lab.step + 1, ArrowLeft: lab.step - 1, ArrowUp: lab.step - 1,
+                  Home: 0, End: steps.length - 1 };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  chooseStep(Math.min(steps.length - 1, Math.max(0, moves[event.key])));
+}
+
+function onStepClick(event) {
+  const option = event.target.closest('[role="option"]');
+  if (!option) return;
+  chooseStep(Number(option.dataset.step));
+  $('lab-generated').focus();
+}
+
+function chooseStep(index) {
+  const steps = lab.result.yours.steps;
+  const previous = $(`lab-step-${lab.step}`);
+  if (previous) previous.setAttribute('aria-selected', 'false');
+  lab.step = index;
+  const option = $(`lab-step-${index}`);
+  option.setAttribute('aria-selected', 'true');
+  $('lab-generated').setAttribute('aria-activedescendant', option.id);
+  option.scrollIntoView({ block: 'nearest' });
+  const step = steps[index];
+  $('lab-step-title').textContent = `Token ${index + 1} of ${steps.length}: ${spokenChar(step.char)} ` +
+                                    `(id ${step.token}), drawn from the distribution after the filter`;
+  drawStep(step);
+}
+
+// The tokens charted: the most probable by the model, and the chosen one
+// when the model did not rank it among them (the stages after can lift it).
+function chartedTokens(step) {
+  const byModel = step.model.map((p, token) => [p, token]).sort((a, b) => b[0] - a[0]);
+  const tokens = byModel.slice(0, CHART_TOKENS).map(([, token]) => token);
+  if (!tokens.includes(step.token)) tokens.push(step.token);
+  return tokens;
+}
+
+// The stages' colours from the page's theme (style.css), read when drawn.
+function themeColour(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+function drawStep(step) {
+  const tokens = chartedTokens(step);
+  const chosen = tokens.indexOf(step.token);
+  lab.chosen = chosen;
+  const labels = tokens.map((token) => shownChar(tokenChar(token)));
+  const body = $('lab-step-table').querySelector('tbody');
+  body.replaceChildren();
+  for (const token of tokens) {
+    const row = element('tr', token === step.token ? 'chosen' : '');
+    const name = spokenChar(tokenChar(token)) + (token === step.token ? ' (chosen)' : '');
+    row.appendChild(element('th', '', name)).scope = 'row';
+    for (const stage of STAGES) row.appendChild(element('td', '', step[stage.key][token].toFixed(4)));
+    body.appendChild(row);
+  }
+  const chosenText = spokenChar(tokenChar(step.token));
+  $('lab-chart').setAttribute('aria-label', `Bar chart of the next-token probabilities after each stage for the ` +
+                              `${tokens.length} tokens in the table below; the chosen token, ${chosenText}, has ` +
+                              STAGES.map((stage) => `${step[stage.key][step.token].toFixed(3)} ${stage.name}`)
+                                .join(', '));
+  if (!window.Chart) {
+    $('lab-numbers').open = true;  // no chart without Chart.js: the numbers instead
+    return;
+  }
+  const datasets = STAGES.map((stage, i) => ({
+    label: stage.name,
+    data: tokens.map((token) => step[stage.key][token]),
+    backgroundColor: themeColour(`--stage-${i + 1}`),
+    borderColor: tokens.map((_, k) => (k === chosen ? themeColour('--ink') : 'transparent')),
+    borderWidth: tokens.map((_, k) => (k === chosen ? 2 : 0)),
+  }));
+  if (lab.chart) {
+    lab.chart.data.labels = labels;
+    lab.chart.data.datasets = datasets;
+    lab.chart.update();
+    return;
+  }
+  const ink = themeColour('--ink');
+  const line = themeColour('--line');
+  lab.chart = new Chart($('lab-chart'), {
+    type: 'bar',
+    data: { labels, datasets },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      color: ink,
+      scales: {
+        x: {
+          ticks: {
+            // The chosen token marked under its label, in words where there is room.
+            callback(value, index) {
+              const label = this.getLabelForValue(value);
+              return index === lab.chosen ? [label, this.chart.width > 560 ? '▲ chosen' : '▲'] : label;
+            },
+            color: (context) => (context.index === lab.chosen ? themeColour('--accent') : ink),
+            font: (context) => ({ size: 13, weight: context.index === lab.chosen ? 'bold' : 'normal' }),
+            autoSkip: false,
+            maxRotation: 0,
+          },
+          grid: { color: line },
+        },
+        y: { beginAtZero: true, title: { display: true, text: 'probability', color: ink },
+             ticks: { color: ink }, grid: { color: line } },
+      },
+      plugins: {
+        legend: { labels: { color: ink } },
+        tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${item.parsed.y.toFixed(4)}` } },
+      },
+    },
+  });
+}
+
+function currentStep() {
+  return lab.result.yours.steps[lab.step];
+}
+
+// A theme change redraws the chart in the theme's colours.
+function redrawLabChart() {
+  if (!lab.chart || lab.step < 0) return;
+  lab.chart.destroy();
+  lab.chart = null;
+  drawStep(currentStep());
+}
+
+function showDivergence(result) {
+  const box = $('lab-divergence');
+  const d = result.divergence;
+  box.replaceChildren();
+  if (!result.reference) return;
+  box.hidden = false;
+  if (!d) {
+    box.className = 'agree';
+    box.textContent = result.yours.stopped
+      ? `Before it stopped, your parts gave the reference's next-token distributions at all ${result.steps_compared} steps.`
+      : `Your parts give the reference's next-token distributions at all ${result.steps_compared} steps.`;
+    return;
+  }
+  box.className = 'differ';
+  box.append(`First difference at generated token ${d.step + 1}, after the ${d.stage} stage: the probability of ` +
+             `${spokenChar(d.char)} is ${d.yours.toPrecision(6)} in yours, ${d.reference.toPrecision(6)} in the ` +
+             `reference's (the largest difference, ${d.max_difference.toPrecision(3)}); ` +
+             `${d.steps_differing} of ${result.steps_compared} steps differ.` +
+             (d.stage === 'model' ? ' The model\'s own output differs, so the attention step (kv_cache) is where to look.' : ''));
+  if ($(`lab-step-${d.step}`)) {
+    const show = element('button', '', `Show token ${d.step + 1}`);
+    show.type = 'button';
+    show.onclick = () => { chooseStep(d.step); $('lab-generated').focus(); };
+    box.append(' ', show);
+  }
+}
+
+function figure(list, term, value, className) {
+  const row = element('div', className);
+  row.append(element('dt', '', term), element('dd', '', value));
+  list.appendChild(row);
+}
+
+function showFigures(result) {
+  const run = result.yours;
+  const list = $('lab-figure-list');
+  list.replaceChildren();
+  figure(list, 'speed', `${plural(run.tokens, 'token')} in ${run.seconds.toFixed(2)} s: ` +
+                        `${Math.round(run.tokens_per_second)} tokens a second`, 'figure-speed');
+  const cache = run.kv_cache;
+  const target = result.models.target;
+  figure(list, 'KV cache by the formula', `${cache.formula_bytes} bytes = 2 × ${target.layers} layers × ` +
+         `${target.kv_heads} kv heads × ${target.head_dim} head_dim × ${cache.positions} positions × 8 bytes`,
+         'figure-formula');
+  figure(list, 'KV cache held', `${cache.held_bytes} bytes (layer lengths ${cache.layer_lengths.join(', ')})` +
+         (cache.held_bytes === cache.formula_bytes ? '' : ': not what the formula says'),
+         cache.held_bytes === cache.formula_bytes ? 'figure-held' : 'figure-held differ');
+  figure(list, 'KV cache allocated', `${cache.allocated_bytes} bytes (matrices for ${target.context} positions)`,
+         'figure-allocated');
+  const s = run.speculative;
+  if (s) {
+    const z = s.standard_error > 0 ? (s.measured_acceptance - s.predicted_acceptance) / s.standard_error : 0;
+    figure(list, 'acceptance', `measured ${s.measured_acceptance.toFixed(3)} (${s.accepted} of ${s.reached} drafts ` +
+           `reached), predicted ${s.predicted_acceptance.toFixed(3)} ± ${s.standard_error.toFixed(3)}: ` +
+           (Math.abs(z) <= 3 ? 'within' : 'NOT within') + ` sampling error (z = ${z.toFixed(2)})`,
+           'figure-acceptance');
+    figure(list, 'target passes saved', `${s.target_passes_saved} (${s.emitted} tokens in ${s.rounds} target passes, ` +
+           `${result.settings.draft_tokens} drafts a round)`, 'figure-passes');
+  }
+  $('lab-figures').hidden = false;
+}
+
 // ---- wiring ----
 function route() {
   const match = location.hash.match(/^#\/problem\/([^/]+)$/);
   if (match) openProblem(decodeURIComponent(match[1]));
+  else if (location.hash === '#/lab') showLab();
   else showCourse();
 }
 
@@ -864,6 +1294,16 @@ $('keep-mine').onclick = () => { $('disk-changed').hidden = true; state.version 
 for (const button of document.querySelectorAll('.tabs [role="tab"]')) button.onclick = () => showTab(button.dataset.tab);
 document.querySelector('.tabs').addEventListener('keydown', onTabKey);
 document.addEventListener('keydown', onShortcut, true);
+// Generate is a plain button: the page's policy allows no form action,
+// which keeps a form's submission from being seen. Enter in a knob runs it too.
+$('lab-generate').onclick = generate;
+$('lab-form').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && event.target.tagName === 'INPUT' && !$('lab-generate').disabled) generate(event);
+});
+$('lab-filter').onchange = chooseLabFilter;
+$('lab-generated').addEventListener('keydown', onStepKey);
+$('lab-generated').addEventListener('click', onStepClick);
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redrawLabChart);
 $('list-toggle').onclick = () => showList(document.body.classList.contains('list-collapsed'));
 $('keymap').onchange = () => chooseKeymap($('keymap').value);
 $('font-size').onchange = () => chooseFontSize($('font-size').value);
