@@ -92,7 +92,7 @@ void print_comparison(const lab::LabResult& r) {
     fmt::print(
         "\nfirst difference: at generated token {} ({} of {} steps differ), after the {} stage: "
         "the probability of {} is {:.6g} in yours, {:.6g} in the reference's (the largest difference, {:.3g})\n",
-        d->step, d->steps_differing, r.comparison.steps_compared, d->stage, shown_char(d->token), d->yours,
+        d->step + 1, d->steps_differing, r.comparison.steps_compared, d->stage, shown_char(d->token), d->yours,
         d->reference, d->max_difference);
     if (d->stage == "model")
       fmt::print("  the model's own output differs, so the attention step (kv_cache) is where to look\n");
