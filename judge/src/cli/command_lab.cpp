@@ -4,7 +4,8 @@
 // the reference's run beside and where the two first differ, or the
 // acceptance of speculative decoding. Exit status: 0 the loop ran and agrees
 // with the reference; 1 a part of the learner's differs, failed or does not
-// compile; 2 bad options or the judge cannot work.
+// compile, or the measured acceptance is far from the predicted; 2 bad
+// options or the judge cannot work.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -79,8 +80,10 @@ void print_figures(const lab::LabResult& r) {
         "  acceptance: measured {:.3f} ({} of {} drafts reached), predicted {:.3f} +- {:.3f} from "
         "sum min(p, q): {}\n",
         f.measured, f.accepted, f.reached, f.predicted, f.standard_error,
-        std::abs(z) <= 3 ? fmt::format("within sampling error (z = {:.2f})", z)
-                         : fmt::format("NOT within sampling error (z = {:.2f})", z));
+        f.as_predicted() ? fmt::format("within sampling error (z = {:.2f})", z)
+                         : fmt::format("NOT within sampling error (z = {:.2f}): the accepted tokens do not follow "
+                                       "the rule that keeps the target's distribution",
+                                       z));
   }
 }
 
@@ -207,7 +210,8 @@ class LabCommand : public Command {
     }
     const lab::LabResult result = lab::run_lab(context.paths, request);
     live.clear();
-    const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() && !result.comparison.divergence;
+    const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() && !result.comparison.divergence &&
+                        (!result.yours.speculative || result.yours.speculative->as_predicted());
     if (!text) {
       fmt::print("{}\n", json_text(lab::lab_json(result, options_.steps)));
       return agrees ? 0 : 1;

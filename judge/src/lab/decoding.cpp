@@ -139,6 +139,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+bool SpeculativeFigures::as_predicted() const {
+  return reached == 0 || std::abs(measured - predicted) <= kAcceptanceErrors * standard_error;
+}
+
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names = {"model", "penalty", "temperature", "filter"};
   return names;

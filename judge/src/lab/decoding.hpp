@@ -62,7 +62,12 @@ struct SpeculativeFigures {
   double predicted = 0;       // the mean over reached drafts of sum_x min(p(x), q(x))
   double standard_error = 0;  // of the measured rate, from the predicted per-draft rates
   int target_passes_saved() const { return emitted - rounds; }
+  // Whether the measured rate is within kAcceptanceErrors standard errors
+  // of the predicted: a rule that keeps the target's distribution is,
+  // but for a chance below 1 in 15,000.
+  bool as_predicted() const;
 };
+inline constexpr double kAcceptanceErrors = 4;
 
 struct LabRun {
   std::vector<int> prompt;

@@ -125,6 +125,7 @@ json run_json(const LabRun& run, bool steps) {
                           {"measured_acceptance", f.measured},
                           {"predicted_acceptance", f.predicted},
                           {"standard_error", f.standard_error},
+                          {"as_predicted", f.as_predicted()},
                           {"target_passes_saved", f.target_passes_saved()}};
   }
   if (steps) {
