@@ -9,7 +9,7 @@ FROM debian:bookworm-slim
 
 RUN apt-get update \
  && apt-get install -y --no-install-recommends g++ cmake ninja-build pkg-config libfmt-dev libyaml-cpp-dev \
-      libeigen3-dev libcli11-dev nlohmann-json3-dev libssl-dev libseccomp-dev libzip-dev libcpp-httplib-dev libboost-math-dev \
+      libeigen3-dev libcli11-dev nlohmann-json3-dev libssl-dev libseccomp-dev libzip-dev zlib1g-dev libcpp-httplib-dev libboost-math-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /opt/test-runner

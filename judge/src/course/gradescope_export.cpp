@@ -25,7 +25,7 @@ constexpr const char* kSourceDir = "judge";  // in the archive
 // name (bin/setup installs the same on Debian, with the test suite's too).
 constexpr const char* kPackages =
     "g++ cmake ninja-build pkg-config libfmt-dev libyaml-cpp-dev libeigen3-dev libcli11-dev nlohmann-json3-dev "
-    "libssl-dev libseccomp-dev libzip-dev libcpp-httplib-dev libboost-math-dev";
+    "libssl-dev libseccomp-dev libzip-dev zlib1g-dev libcpp-httplib-dev libboost-math-dev";
 
 constexpr const char* kSetupScript = R"SH(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image
