@@ -37,8 +37,8 @@ const fs::path& scratch() {
 
 JudgeRun lab(std::vector<std::string> args, const fs::path& workspace = scratch() / "workspace") {
   args.insert(args.begin(), "lab");
-  return testing::run_judge(args, {"JUDGE_CACHE_DIR=" + (scratch() / "cache").string(),
-                                   "JUDGE_WORKSPACE=" + workspace.string(), "NO_COLOR=1"});
+  // The installation's cache of runners: the tests share the parts they build.
+  return testing::run_judge(args, {"JUDGE_WORKSPACE=" + workspace.string(), "NO_COLOR=1"});
 }
 
 json lab_json(std::vector<std::string> args, int want_status, const fs::path& workspace = scratch() / "workspace") {
