@@ -108,6 +108,16 @@ TEST(Lab, AWrongTopPIsFoundAtTheFilterStage) {
   EXPECT_NE(run.out.find("the reference's run, same prompt and seed:"), std::string::npos);
 }
 
+TEST(Lab, APartThatThrowsStopsTheRunAndSaysWhoseCallItWas) {
+  JudgeRun run = lab({"--mine", "kv_cache=" + std::string(JUDGE_TESTS_DIR) + "/fixtures/lab/attention_throws.hpp",
+                      "--max-new-tokens", "10"});
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NE(run.out.find("stopped at token 0: your attention_step threw std::runtime_error: \\x1b[31mno cache here"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos);  // the learner's escape never reaches the terminal
+}
+
 TEST(Lab, CorrectSolutionsWrittenOtherwiseAgreeAtEveryStep) {
   std::vector<std::string> args = {"--max-new-tokens", "40"};
   for (const char* problem : {"kv_cache", "top_p", "temperature", "repetition_penalty"}) {

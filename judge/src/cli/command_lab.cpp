@@ -48,8 +48,8 @@ std::string shape_text(const lab::ModelShape& s, long parameters) {
 void print_parts(const lab::LabResult& r) {
   fmt::print("parts:\n");
   for (const lab::PartOwner& o : r.owners)
-    fmt::print("  {:<21} {} ({}{})\n", o.problem, o.learners ? "yours" : "reference", o.learners ? o.file : "",
-               o.learners ? ", " + o.why : o.why);
+    fmt::print("  {:<21} {} ({}{})\n", o.problem, o.learners ? "yours" : "reference",
+               o.learners ? terminal_safe_line(o.file) : "", o.learners ? ", " + o.why : o.why);
   fmt::print("model: {}; draft: {}\n", shape_text(r.target, r.target_parameters),
              shape_text(r.draft, r.draft_parameters));
 }
@@ -63,7 +63,7 @@ void print_figures(const lab::LabResult& r) {
   const lab::LabRun& run = r.yours;
   const double rate = run.seconds > 0 ? run.generated.size() / run.seconds : 0;
   fmt::print("\n\n{} tokens in {:.2f} s: {:.0f} tokens a second\n", run.generated.size(), run.seconds, rate);
-  if (!run.stopped.empty()) fmt::print("stopped {}\n", run.stopped);
+  if (!run.stopped.empty()) fmt::print("stopped {}\n", terminal_safe_line(run.stopped));
   const lab::CacheFigures& c = run.cache;
   fmt::print(
       "KV cache: 2 * {} layers * {} kv heads * {} head_dim * {} positions * 8 bytes = {} bytes by the formula;\n",
@@ -89,7 +89,7 @@ void print_figures(const lab::LabResult& r) {
 
 void print_comparison(const lab::LabResult& r) {
   if (!r.reference) return;
-  fmt::print("\nthe reference's run, same prompt and seed:\n{}{}\n", r.settings.prompt,
+  fmt::print("\nthe reference's run, same prompt and seed:\n{}{}\n", terminal_safe(r.settings.prompt),
              lab::decode(r.reference->generated));
   if (const auto& d = r.comparison.divergence) {
     fmt::print(
@@ -142,7 +142,7 @@ void print_studies(const lab::LabResult& r) {
     for (const lab::SweepRun& run : r.sweep)
       fmt::print("\n{} = {} ({:.2f} nats):\n{}{}\n{}", r.sweep_knob, run.value, run.mean_entropy,
                  terminal_safe(r.settings.prompt), terminal_safe(lab::decode(run.run.generated)),
-                 run.run.stopped.empty() ? "" : "stopped " + run.run.stopped + "\n");
+                 run.run.stopped.empty() ? "" : "stopped " + terminal_safe_line(run.run.stopped) + "\n");
   }
   if (!r.cache_costs.empty()) {
     fmt::print("\none token's cost at each position (the model's own attention, median of 5):\n");
@@ -218,7 +218,7 @@ class LabCommand : public Command {
     }
     if (!result.compile_error.empty()) {
       print_parts(result);
-      fmt::print("\n{}", result.compile_error);
+      fmt::print("\n{}", terminal_safe(result.compile_error));
       return 1;
     }
     print_figures(result);

@@ -85,7 +85,9 @@ json Parts::call(const std::string& problem, const std::string& op, const json& 
   if (result.outcome == CallResult::Outcome::kNotStarted || result.outcome == CallResult::Outcome::kStarved ||
       result.outcome == CallResult::Outcome::kHarnessError)
     throw JudgeFault{fmt::format("the lab's {} runner could not answer {}: {}", problem, op, result.detail)};
-  throw PartFailed{fmt::format("{} {} {}", whose(problem), op, failure_text(result))};
+  // lab_attention is the harness's op around the learner's attention_step.
+  const std::string function = op == "lab_attention" ? "attention_step" : op;
+  throw PartFailed{fmt::format("{} {} {}", whose(problem), function, failure_text(result))};
 }
 
 std::string Parts::whose(const std::string& problem) const {
