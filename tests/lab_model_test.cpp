@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 const std::string kShipped = std::string(JUDGE_SOURCE_DIR) + "/model/lab_models.bin";
 
 TEST(LabModel, ShippedWeightsBeatABigramOnHeldOutManualPages) {
-  const std::vector<Model> models = Model::load(kShipped);
+  const std::vector<Model> models = load_models(kShipped);
   ASSERT_EQ(models.size(), 2u);
   const std::vector<int> held_out = encode(manual_text(TextSplit::kHeldOut, 4 << 20));
   const std::vector<int> training = encode(manual_text(TextSplit::kTraining, 32 << 20));
@@ -51,7 +51,7 @@ TEST(LabModel, ADamagedWeightsFileIsRefusedWithItsReason) {
     const std::string path = (dir / "weights.bin").string();
     std::ofstream(path, std::ios::binary) << content;
     try {
-      Model::load(path);
+      load_models(path);
     } catch (const JudgeFault& e) {
       return e.message;
     }
@@ -62,13 +62,16 @@ TEST(LabModel, ADamagedWeightsFileIsRefusedWithItsReason) {
   EXPECT_NE(refused("NOTMODEL" + bytes.substr(8)).find("not a weights file"), std::string::npos);
   std::string bad_shape = bytes;
   bad_shape[12] = 7;  // the first model's vocabulary
+  EXPECT_NE(refused(bad_shape).find("vocabulary has 7 tokens"), std::string::npos);
+  bad_shape = bytes;
+  bad_shape[32] = 0;  // the first model's key/value heads
   EXPECT_NE(refused(bad_shape).find("shape makes no sense"), std::string::npos);
   EXPECT_EQ(refused(bytes), "loaded");
   fs::remove_all(dir);
 }
 
 TEST(LabModel, CachedAttentionGivesWhatFullAttentionGives) {
-  const Model model = Model::load(kShipped)[1];
+  const Model model = load_models(kShipped)[1];
   const std::vector<int> tokens = encode("the kernel schedules");
   // Cached: one token at a time. Full: every prefix read again from scratch.
   CausalAttention cached(model.shape());

@@ -16,6 +16,12 @@ judge_harness::Value beam_search_op(const judge_harness::Value& args) {
   return support::call_learner(args, judge_learner::beam_search);
 }
 
-[[maybe_unused]] const bool registered =
-    judge_harness::register_operation("beam_search", beam_search_op) && support::register_oracles();
+// judge lab --beam: the learner's beam_search on the lab's trained model.
+judge_harness::Value lab_beam_search_op(const judge_harness::Value& args) {
+  return support::call_learner_on_lab_model(args, judge_learner::beam_search);
+}
+
+[[maybe_unused]] const bool registered = judge_harness::register_operation("beam_search", beam_search_op) &&
+                                         judge_harness::register_operation("lab_beam_search", lab_beam_search_op) &&
+                                         support::register_oracles();
 }  // namespace

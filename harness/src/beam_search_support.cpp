@@ -109,16 +109,6 @@ Search read_search(const Value& args) {
                 judge_harness::arg_number(args, "length_penalty")};
 }
 
-Value result_value(const std::vector<Hypothesis>& hypotheses) {
-  Value out = Value::list();
-  for (const Hypothesis& h : hypotheses)
-    out.push(Value::map()
-                 .set("tokens", Value::ints(h.tokens))
-                 .set("log_prob", Value::number(h.log_prob))
-                 .set("score", Value::number(h.score)));
-  return out;
-}
-
 Hypothesis scored(std::vector<int> tokens, double log_prob, double length_penalty) {
   double score = log_prob / std::pow(static_cast<double>(tokens.size()), length_penalty);
   return Hypothesis{std::move(tokens), log_prob, score};
@@ -159,7 +149,7 @@ Value exhaustive_search_op(const Value& args) {
   enumerate(s, tokens, 0.0, all);
   std::sort(all.begin(), all.end(), ranks_before);
   if (all.size() > static_cast<std::size_t>(s.beam_width)) all.resize(s.beam_width);
-  return result_value(all);
+  return hypotheses_value(all);
 }
 
 Value greedy_search_op(const Value& args) {
@@ -178,17 +168,27 @@ Value greedy_search_op(const Value& args) {
     log_prob += log_probs[best];
     if (best == s.eos_id) break;
   }
-  return result_value({scored(tokens, log_prob, s.length_penalty)});
+  return hypotheses_value({scored(tokens, log_prob, s.length_penalty)});
 }
 
 }  // namespace
+
+Value hypotheses_value(const std::vector<Hypothesis>& hypotheses) {
+  Value out = Value::list();
+  for (const Hypothesis& h : hypotheses)
+    out.push(Value::map()
+                 .set("tokens", Value::ints(h.tokens))
+                 .set("log_prob", Value::number(h.log_prob))
+                 .set("score", Value::number(h.score)));
+  return out;
+}
 
 Value call_learner(const Value& args, LearnerBeamSearch* learner) {
   Search s = read_search(args);
   auto model = std::make_shared<const Model>(std::move(s.model));
   LogProbFn fn = [model](const std::vector<int>& sequence) { return (*model)(sequence); };
   const InputWatch watch("prompt", s.prompt);
-  return result_value(learner(fn, s.prompt, s.beam_width, s.max_new_tokens, s.eos_id, s.length_penalty));
+  return hypotheses_value(learner(fn, s.prompt, s.beam_width, s.max_new_tokens, s.eos_id, s.length_penalty));
 }
 
 bool register_oracles() {

@@ -34,6 +34,15 @@ using LearnerBeamSearch = std::vector<Hypothesis>(const LogProbFn& next_log_prob
 // model itself stays out of the learner's reach) and encodes the result.
 Value call_learner(const Value& args, LearnerBeamSearch* learner);
 
+// The learner's beam_search on the lab's language model (judge lab, and
+// judge_harness/lab_model.hpp): args {model: {shape: [8 ints], values:
+// [numbers]}, prompt, beam_width, max_new_tokens, eos_id, length_penalty}.
+// Returns {hypotheses: [...], model_calls: how often the search asked}.
+Value call_learner_on_lab_model(const Value& args, LearnerBeamSearch* learner);
+
+// Hypotheses as every op returns them.
+Value hypotheses_value(const std::vector<Hypothesis>& hypotheses);
+
 // Registers exhaustive_search and greedy_search; called by the adapter (a
 // static library's self-registering objects would be dropped by the linker).
 bool register_oracles();

@@ -156,6 +156,45 @@ void print_studies(const lab::LabResult& r) {
   }
 }
 
+std::string beam_text(const std::vector<int>& tokens) {
+  std::string text = lab::decode(tokens);
+  std::string shown;
+  for (char c : text) shown += c == '\n' ? std::string("\\n") : std::string(1, c);
+  return terminal_safe_line(shown);
+}
+
+void print_hypotheses(const lab::LabResult& r, const lab::BeamRun& run) {
+  for (std::size_t i = 0; i < run.hypotheses.size(); ++i) {
+    const lab::BeamHypothesis& h = run.hypotheses[i];
+    fmt::print("  {}. score {:9.4f}  log_prob {:9.4f}  {:>3} tokens{}  {}{}\n", i + 1, h.score, h.log_prob,
+               h.tokens.size(), h.finished() ? ", ended" : ",      ", terminal_safe_line(r.settings.prompt),
+               beam_text(h.tokens));
+  }
+  if (!run.stopped.empty()) fmt::print("  stopped {}\n", terminal_safe_line(run.stopped));
+}
+
+// Beam search's hypotheses, the reference's beside, and greedy's path.
+void print_beam(const lab::LabResult& r) {
+  const lab::BeamStudy& b = *r.beam;
+  fmt::print("\nbeam search, width {}, length penalty {}, a newline (\\n) ends a hypothesis:\n", r.settings.beam_width,
+             r.settings.length_penalty);
+  print_hypotheses(r, b.yours);
+  fmt::print("{} search asked the model {} times in {:.2f} s\n", r.owners[0].learners ? "your" : "the reference's",
+             b.yours.model_calls, b.yours.seconds);
+  fmt::print("greedy (the most probable character at each step): score {:.4f}, log_prob {:.4f}: {}{}\n", b.greedy.score,
+             b.greedy.log_prob, terminal_safe_line(r.settings.prompt), beam_text(b.greedy.tokens));
+  if (b.reference) {
+    fmt::print("\nthe reference's beam ({} model calls):\n", b.reference->model_calls);
+    print_hypotheses(r, *b.reference);
+  }
+  if (b.difference)
+    fmt::print("\nfirst difference{}: {}\n",
+               b.difference->rank < 0 ? "" : fmt::format(", hypothesis {}", b.difference->rank + 1),
+               terminal_safe_line(b.difference->what));
+  else if (b.reference && b.yours.stopped.empty())
+    fmt::print("\nyour beam is the reference's: the same hypotheses in the same order, every log_prob the model's\n");
+}
+
 class LabCommand : public Command {
  public:
   void define(CLI::App& command) override {
@@ -176,6 +215,14 @@ class LabCommand : public Command {
     command
         .add_option("--draft-tokens", s.draft_tokens, "speculative decoding: the draft model proposes N tokens a round")
         ->check(CLI::Range(0, 16));
+    CLI::Option* beam =
+        command.add_option("--beam", s.beam_width, "beam search of width N instead of sampling (1 to 16)")
+            ->check(CLI::Range(1, 16));
+    beam->excludes(k)->excludes(p)->excludes("--no-filter")->excludes("--greedy")->excludes("--draft-tokens");
+    beam->excludes("--temperature")->excludes("--penalty")->excludes("--seed");
+    command.add_option("--length-penalty", s.length_penalty, "with --beam: score = log_prob / length^this (default 1)")
+        ->needs(beam)
+        ->check(CLI::Range(0.0, 10.0));
     command.add_option("--mine", options_.mine, "plug FILE in as your solution of PROBLEM (PROBLEM=FILE; repeatable)");
     command.add_flag("--reference-only", options_.reference_only, "every part the reference's");
     command.add_option("--sweep", options_.sweep,
@@ -200,7 +247,7 @@ class LabCommand : public Command {
       request.on_ready = [&](const lab::LabResult& ready) {
         live.clear();
         print_parts(ready);
-        fmt::print("\n{}", terminal_safe(options_.settings.prompt));
+        if (!ready.beam && ready.settings.beam_width == 0) fmt::print("\n{}", terminal_safe(options_.settings.prompt));
         std::fflush(stdout);
       };
       request.on_token = [&](int token) {
@@ -211,7 +258,8 @@ class LabCommand : public Command {
     const lab::LabResult result = lab::run_lab(context.paths, request);
     live.clear();
     const bool agrees = result.compile_error.empty() && result.yours.stopped.empty() && !result.comparison.divergence &&
-                        (!result.yours.speculative || result.yours.speculative->as_predicted());
+                        (!result.yours.speculative || result.yours.speculative->as_predicted()) &&
+                        (!result.beam || (result.beam->yours.stopped.empty() && !result.beam->difference));
     if (!text) {
       fmt::print("{}\n", json_text(lab::lab_json(result, options_.steps)));
       return agrees ? 0 : 1;
@@ -221,8 +269,12 @@ class LabCommand : public Command {
       fmt::print("\n{}", terminal_safe(result.compile_error));
       return 1;
     }
-    print_figures(result);
-    print_comparison(result);
+    if (result.beam) {
+      print_beam(result);
+    } else {
+      print_figures(result);
+      print_comparison(result);
+    }
     print_studies(result);
     return agrees ? 0 : 1;
   }

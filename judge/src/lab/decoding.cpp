@@ -79,18 +79,6 @@ std::uint64_t step_seed(std::uint64_t seed, std::uint64_t step) {
   return z ^ (z >> 31);
 }
 
-std::vector<int> prompt_tokens(const Model& model, const LabSettings& settings) {
-  std::vector<int> tokens = encode(settings.prompt);
-  if (tokens.empty()) throw SpecError{"--prompt: it has no character the model knows (newline and printable ASCII)"};
-  const int room = model.shape().context;
-  if (static_cast<int>(tokens.size()) + settings.max_new_tokens > room)
-    throw SpecError{
-        fmt::format("--max-new-tokens: the prompt ({} characters) and {} new tokens exceed the model's "
-                    "context of {} positions",
-                    tokens.size(), settings.max_new_tokens, room)};
-  return tokens;
-}
-
 void compare_step(const Stages& yours, const Stages& reference, int step, Comparison* comparison) {
   ++comparison->steps_compared;
   for (std::size_t stage = 0; stage < stage_names().size(); ++stage) {
@@ -138,6 +126,18 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+std::vector<int> prompt_tokens(const Model& model, const LabSettings& settings) {
+  std::vector<int> tokens = encode(settings.prompt);
+  if (tokens.empty()) throw SpecError{"--prompt: it has no character the model knows (newline and printable ASCII)"};
+  const int room = model.shape().context;
+  if (static_cast<int>(tokens.size()) + settings.max_new_tokens > room)
+    throw SpecError{
+        fmt::format("--max-new-tokens: the prompt ({} characters) and {} new tokens exceed the model's "
+                    "context of {} positions",
+                    tokens.size(), settings.max_new_tokens, room)};
+  return tokens;
+}
 
 bool SpeculativeFigures::as_predicted() const {
   return reached == 0 || std::abs(measured - predicted) <= kAcceptanceErrors * standard_error;

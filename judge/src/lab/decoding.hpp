@@ -25,7 +25,13 @@ struct LabSettings {
   bool greedy = false;  // the most probable token after the filter, no sampler
   std::uint64_t seed = 1;
   int draft_tokens = 0;  // > 0: speculative decoding with that many drafts a round
+  int beam_width = 0;    // > 0: beam search (beam.hpp) instead of sampling
+  double length_penalty = 1.0;
 };
+
+// The prompt's tokens. Throws SpecError for a prompt with no character the
+// model knows, or one that leaves no room in the context for the tokens asked.
+std::vector<int> prompt_tokens(const Model& model, const LabSettings& settings);
 
 // A next-token distribution after each stage of the loop.
 struct Stages {

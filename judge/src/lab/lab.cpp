@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -140,6 +141,69 @@ json run_json(const LabRun& run, bool steps) {
   return out;
 }
 
+// beam_search is a part of the lab when it searches instead of the loop.
+constexpr char kBeamProblem[] = "beam_search";
+
+// Refuses --mine files for parts the run does not have.
+void check_parts_asked(const LabRequest& request) {
+  const bool beam = request.settings.beam_width > 0;
+  if (beam && (request.settings.draft_tokens > 0 || request.sweep))
+    throw SpecError{"--beam: beam search goes with neither --draft-tokens nor --sweep"};
+  for (const auto& [problem, file] : request.files) {
+    if (problem == kBeamProblem && !beam)
+      throw SpecError{"--mine beam_search: beam search is a part of the lab only with --beam N"};
+    if (beam && problem != kBeamProblem)
+      throw SpecError{fmt::format("--mine {}: with --beam the lab runs beam_search alone", problem)};
+    if (!beam && std::find(loop_problems().begin(), loop_problems().end(), problem) == loop_problems().end()) {
+      std::vector<std::string> parts = loop_problems();
+      parts.push_back(kBeamProblem);
+      throw SpecError{"--mine: " + unknown_name_message("part of the lab", problem, parts)};
+    }
+  }
+}
+
+BeamStudy beam_study(const Model& model, const LabResult& result, const Binaries& binaries, const LabRequest& request) {
+  BeamStudy study;
+  {
+    Parts yours(result.owners, binaries.yours);
+    study.yours = beam_search(model, yours, request.settings);
+  }
+  if (result.any_learner_part() && request.compare) {
+    Parts reference({PartOwner{kBeamProblem, false, "the reference", ""}}, binaries.reference);
+    study.reference = beam_search(model, reference, request.settings);
+  }
+  study.greedy = greedy_path(model, request.settings);
+  study.difference =
+      first_beam_difference(study.yours, study.reference ? &*study.reference : nullptr, request.settings);
+  return study;
+}
+
+json hypothesis_json(const BeamHypothesis& h) {
+  return {{"text", decode(h.tokens)}, {"tokens", h.tokens.size()}, {"log_prob", h.log_prob},
+          {"score", h.score},         {"finished", h.finished()},  {"model_log_prob", h.model_log_prob}};
+}
+
+json beam_run_json(const BeamRun& run) {
+  json hypotheses = json::array();
+  for (const BeamHypothesis& h : run.hypotheses) hypotheses.push_back(hypothesis_json(h));
+  return {{"hypotheses", hypotheses},
+          {"model_calls", run.model_calls},
+          {"seconds", run.seconds},
+          {"stopped", run.stopped.empty() ? json() : json(run.stopped)}};
+}
+
+json beam_json(const BeamStudy& study) {
+  json difference;
+  if (study.difference)
+    difference = {{"rank", study.difference->rank < 0 ? json() : json(study.difference->rank + 1)},
+                  {"what", study.difference->what}};
+  return {{"eos", std::string(1, char_of(kBeamEos))},
+          {"yours", beam_run_json(study.yours)},
+          {"reference", study.reference ? beam_run_json(*study.reference) : json()},
+          {"greedy", hypothesis_json(study.greedy)},
+          {"difference", difference}};
+}
+
 }  // namespace
 
 bool LabResult::any_learner_part() const {
@@ -151,10 +215,9 @@ bool LabResult::any_learner_part() const {
 std::string shipped_weights() { return this_installation().root + "/model/lab_models.bin"; }
 
 LabResult run_lab(const Paths& paths, const LabRequest& request) {
-  for (const auto& [problem, file] : request.files)
-    if (std::find(loop_problems().begin(), loop_problems().end(), problem) == loop_problems().end())
-      throw SpecError{"--mine: " + unknown_name_message("part of the loop", problem, loop_problems())};
-  const std::vector<Model> models = Model::load(shipped_weights());
+  const bool beam = request.settings.beam_width > 0;
+  check_parts_asked(request);
+  const std::vector<Model> models = load_models(shipped_weights());
   if (models.size() < 2) throw JudgeFault{shipped_weights() + ": holds no draft model"};
   LabResult result;
   result.settings = request.settings;
@@ -162,6 +225,14 @@ LabResult run_lab(const Paths& paths, const LabRequest& request) {
   result.draft = models[1].shape();
   result.target_parameters = models[0].parameter_count();
   result.draft_parameters = models[1].parameter_count();
+  if (beam) {
+    result.owners.push_back(owner_for(paths, kBeamProblem, request));
+    const Binaries binaries = build_parts(paths, result.owners, request, &result.compile_error);
+    if (!result.compile_error.empty()) return result;
+    if (request.on_ready) request.on_ready(result);
+    result.beam = beam_study(models[0], result, binaries, request);
+    return result;
+  }
   for (const std::string& problem : loop_problems()) result.owners.push_back(owner_for(paths, problem, request));
   const Binaries binaries = build_parts(paths, result.owners, request, &result.compile_error);
   if (!result.compile_error.empty()) return result;
@@ -212,16 +283,19 @@ json lab_json(const LabResult& result, bool steps) {
                 {"top_p", s.filter.p},
                 {"greedy", s.greedy},
                 {"seed", s.seed},
-                {"draft_tokens", s.draft_tokens}}},
+                {"draft_tokens", s.draft_tokens},
+                {"beam_width", s.beam_width},
+                {"length_penalty", s.length_penalty}}},
               {"parts", parts},
               {"models",
                {{"target", shape_json(result.target, result.target_parameters)},
                 {"draft", shape_json(result.draft, result.draft_parameters)}}},
               {"compile_error", result.compile_error.empty() ? json() : json(result.compile_error)},
-              {"yours", run_json(result.yours, steps)},
+              {"yours", result.beam ? json() : run_json(result.yours, steps)},
               {"reference", result.reference ? run_json(*result.reference, false) : json()},
               {"steps_compared", result.comparison.steps_compared},
               {"divergence", json()}};
+  if (result.beam) out["beam"] = beam_json(*result.beam);
   if (!result.sweep.empty()) {
     json runs = json::array();
     for (const SweepRun& r : result.sweep)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/beam.hpp"
 #include "lab/decoding.hpp"
 #include "lab/evaluation.hpp"
 #include "lab/model.hpp"
@@ -58,6 +59,7 @@ struct LabResult {
   std::string sweep_knob;
   std::vector<SweepRun> sweep;
   std::vector<CacheCost> cache_costs;
+  std::optional<BeamStudy> beam;  // settings.beam_width > 0: beam search instead of the loop
   bool any_learner_part() const;
 };
 

@@ -13,9 +13,9 @@ namespace judge::lab {
 namespace {
 using nlohmann::json;
 
-// CPU time one call of a part may take: each is one small call (a vector of
-// 96 logits, one attention step over at most a few hundred rows).
-constexpr int kPartTimeLimitMs = 2000;
+// A whole beam search is one call: up to 16 hypotheses a step over 250
+// steps, each a token's pass through the model in the runner.
+constexpr int kBeamTimeLimitMs = 60000;
 
 json vector_json(const Eigen::VectorXd& v) { return json(std::vector<double>(v.data(), v.data() + v.size())); }
 
@@ -25,11 +25,11 @@ json matrix_json(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-std::string failure_text(const CallResult& call) {
+std::string failure_text(const CallResult& call, int time_limit_ms) {
   switch (call.outcome) {
     case CallResult::Outcome::kException:
       return fmt::format("threw {}{}", call.exception_type, call.what.empty() ? "" : ": " + call.what);
-    case CallResult::Outcome::kTimeout: return "did not return within " + std::to_string(kPartTimeLimitMs) + " ms";
+    case CallResult::Outcome::kTimeout: return "did not return within " + std::to_string(time_limit_ms) + " ms";
     case CallResult::Outcome::kDied:
       return call.out_of_memory ? "ran out of memory" : "crashed" + (call.detail.empty() ? "" : ": " + call.detail);
     default: return call.detail.empty() ? "did not reply" : call.detail;
@@ -77,17 +77,18 @@ const PartOwner& Parts::owner(const std::string& problem) const {
   throw JudgeFault{"the lab has no part for " + problem};
 }
 
-json Parts::call(const std::string& problem, const std::string& op, const json& args) {
+json Parts::call(const std::string& problem, const std::string& op, const json& args, int time_limit_ms) {
   auto runner = runners_.find(problem);
   if (runner == runners_.end()) throw JudgeFault{"the lab has no runner for " + problem};
-  CallResult result = runner->second->call(Request(op, args), kPartTimeLimitMs);
+  CallResult result = runner->second->call(Request(op, args), time_limit_ms);
   if (result.outcome == CallResult::Outcome::kValue) return std::move(result.value);
   if (result.outcome == CallResult::Outcome::kNotStarted || result.outcome == CallResult::Outcome::kStarved ||
       result.outcome == CallResult::Outcome::kHarnessError)
     throw JudgeFault{fmt::format("the lab's {} runner could not answer {}: {}", problem, op, result.detail)};
-  // lab_attention is the harness's op around the learner's attention_step.
-  const std::string function = op == "lab_attention" ? "attention_step" : op;
-  throw PartFailed{fmt::format("{} {} {}", whose(problem), function, failure_text(result))};
+  // lab_attention and lab_beam_search are the harness's ops around the
+  // learner's attention_step and beam_search.
+  const std::string function = op == "lab_attention" ? "attention_step" : op == "lab_beam_search" ? "beam_search" : op;
+  throw PartFailed{fmt::format("{} {} {}", whose(problem), function, failure_text(result, time_limit_ms))};
 }
 
 std::string Parts::whose(const std::string& problem) const {
@@ -168,6 +169,46 @@ std::vector<int> Parts::accept(const std::vector<int>& drafts, const Eigen::Matr
     if (!t.is_number_integer() || t.get<long>() < 0 || t.get<long>() >= target_probs.cols())
       throw PartFailed{whose("speculative_decoding") + " speculative_accept returned a token outside the vocabulary"};
     out.push_back(t.get<int>());
+  }
+  return out;
+}
+
+BeamReply Parts::beam(const judge_harness::lab_model::Model& model, const std::vector<int>& prompt, int beam_width,
+                      int max_new_tokens, int eos_id, double length_penalty) {
+  const judge_harness::lab_model::Shape& s = model.shape();
+  const json shape = {s.vocab, s.context, s.d_model, s.n_layers, s.n_heads, s.n_kv_heads, s.head_dim, s.d_ff};
+  json reply = call("beam_search", "lab_beam_search",
+                    {{"model", {{"shape", shape}, {"values", model.values()}}},
+                     {"prompt", prompt},
+                     {"beam_width", beam_width},
+                     {"max_new_tokens", max_new_tokens},
+                     {"eos_id", eos_id},
+                     {"length_penalty", length_penalty}},
+                    kBeamTimeLimitMs);
+  const std::string who = whose("beam_search") + " beam_search";
+  if (!reply.is_object() || !reply["hypotheses"].is_array() || !reply["model_calls"].is_number_integer())
+    throw PartFailed{who + "'s reply is not what the harness sends"};
+  BeamReply out;
+  out.model_calls = reply["model_calls"].get<long>();
+  if (reply["hypotheses"].size() > static_cast<std::size_t>(beam_width))
+    throw PartFailed{fmt::format("{} returned {} hypotheses, more than the beam width ({})", who,
+                                 reply["hypotheses"].size(), beam_width)};
+  for (const json& h : reply["hypotheses"]) {
+    BeamReply::Hypothesis hypothesis;
+    const std::size_t rank = out.hypotheses.size() + 1;
+    if (!h.is_object() || !h["tokens"].is_array() || !h["log_prob"].is_number() || !h["score"].is_number())
+      throw PartFailed{fmt::format("{}'s hypothesis {} is not what the harness sends", who, rank)};
+    for (const json& t : h["tokens"]) {
+      if (!t.is_number_integer() || t.get<long>() < 0 || t.get<long>() >= s.vocab)
+        throw PartFailed{fmt::format("{}'s hypothesis {} holds a token outside the vocabulary", who, rank)};
+      hypothesis.tokens.push_back(t.get<int>());
+    }
+    if (static_cast<int>(hypothesis.tokens.size()) > max_new_tokens)
+      throw PartFailed{fmt::format("{}'s hypothesis {} has {} tokens, more than max_new_tokens ({})", who, rank,
+                                   hypothesis.tokens.size(), max_new_tokens)};
+    hypothesis.log_prob = h["log_prob"].get<double>();
+    hypothesis.score = h["score"].get<double>();
+    out.hypotheses.push_back(std::move(hypothesis));
   }
   return out;
 }

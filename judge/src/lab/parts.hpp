@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <judge_harness/lab_model.hpp>
+
 #include "run/runner_session.hpp"
 #include "util/paths.hpp"
 
@@ -56,6 +58,18 @@ struct CacheReport {
   long bytes = 0;
 };
 
+// What a beam_search part returned: its hypotheses as it ranked them (each
+// token in the vocabulary, at most max_new_tokens of them) and how often it
+// asked the model.
+struct BeamReply {
+  struct Hypothesis {
+    std::vector<int> tokens;
+    double log_prob = 0, score = 0;
+  };
+  std::vector<Hypothesis> hypotheses;
+  long model_calls = 0;
+};
+
 class Parts {
  public:
   // One runner per problem, from `binaries` (problem -> runner binary).
@@ -80,10 +94,18 @@ class Parts {
   std::vector<int> accept(const std::vector<int>& drafts, const Eigen::MatrixXd& draft_probs,
                           const Eigen::MatrixXd& target_probs, std::uint64_t seed);
 
+  // beam_search on `model`, which the runner is sent whole.
+  BeamReply beam(const judge_harness::lab_model::Model& model, const std::vector<int>& prompt, int beam_width,
+                 int max_new_tokens, int eos_id, double length_penalty);
+
   const std::map<int, CacheReport>& caches() const { return caches_; }
 
  private:
-  nlohmann::json call(const std::string& problem, const std::string& op, const nlohmann::json& args);
+  // CPU time one call of a part may take: each is one small call (a vector
+  // of 96 logits, one attention step over at most a few hundred rows).
+  static constexpr int kCallLimitMs = 2000;
+  nlohmann::json call(const std::string& problem, const std::string& op, const nlohmann::json& args,
+                      int time_limit_ms = kCallLimitMs);
   std::vector<PartOwner> owners_;
   std::map<std::string, std::unique_ptr<RunnerSession>> runners_;
   std::map<int, CacheReport> caches_;

@@ -42,6 +42,8 @@ lab::LabRequest lab_request(const json& body) {
   s.penalty = lab_number(body, "penalty", s.penalty, 0.01, 100);
   s.seed = static_cast<std::uint64_t>(lab_number(body, "seed", 1, 0, 9007199254740991.0));
   s.draft_tokens = static_cast<int>(lab_number(body, "draft_tokens", 0, 0, 16));
+  s.beam_width = static_cast<int>(lab_number(body, "beam_width", 0, 0, 16));
+  s.length_penalty = lab_number(body, "length_penalty", 1, 0, 10);
   s.greedy = lab_flag(body, "greedy");
   request.reference_only = lab_flag(body, "reference_only");
   const std::string filter = body.value("filter", std::string("top_p"));
