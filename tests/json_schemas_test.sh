@@ -65,6 +65,8 @@ lab() {
 lab lab_reference lab --max-new-tokens 8 --steps --sweep temperature=0.5,1.5 --cache-cost --format json
 lab lab_wrong lab --max-new-tokens 8 --mine "kv_cache=$source_dir/solutions/kv_cache/wrong/wrong_group_mapping.hpp" --format json
 lab lab_speculative lab --max-new-tokens 12 --draft-tokens 3 --format json
+lab lab_beam lab --max-new-tokens 20 --beam 3 --format json
+lab lab_beam_wrong lab --max-new-tokens 40 --beam 3 --mine "beam_search=$source_dir/solutions/beam_search/wrong/stops_at_first_finished.hpp" --format json
 lab lab_compile_error lab --max-new-tokens 8 --mine "top_p=$root/broken.hpp" --format json
 
 submissions=$root/submissions
@@ -92,6 +94,8 @@ grep -q '"hints"' "$out/run_wrong.json" || { echo "the wrong run has no hints to
 grep -q '"tallies"' "$out/try_sampler.json" || { echo "the sampler try has no tallies to check"; exit 1; }
 grep -q '"stage"' "$out/lab_wrong.json" || { echo "the wrong lab run has no divergence to check"; exit 1; }
 grep -q '"measured_acceptance"' "$out/lab_speculative.json" || { echo "the speculative lab run has no figures"; exit 1; }
+grep -q '"model_log_prob"' "$out/lab_beam.json" || { echo "the beam lab run has no hypotheses to check"; exit 1; }
+grep -q '"what"' "$out/lab_beam_wrong.json" || { echo "the wrong beam lab run has no difference to check"; exit 1; }
 grep -q '"without_cache_ms"' "$out/lab_reference.json" || { echo "the lab run has no cache cost to check"; exit 1; }
 [ "$(ls "$submissions"/.judge-grade/results/*.json | wc -l)" -eq 3 ] || { echo "not three result files"; exit 1; }
 grep -q '"shard"' "$root/shard-1/summary.json" || { echo "a shard's summary does not say which share it is"; exit 1; }

@@ -5,8 +5,9 @@
 // stage it changes; a correct solution written otherwise agrees; a part
 // solved in the workspace is plugged in by itself; speculative decoding's
 // measured acceptance is within sampling error of the predicted; the JSON
-// holds every step's distributions; bad settings are errors naming the
-// option.
+// holds every step's distributions; beam search's hypotheses are ranked,
+// scored by the model, and a wrong search is named at its first differing
+// hypothesis; bad settings are errors naming the option.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -231,13 +232,116 @@ TEST(Lab, BadSettingsAreErrorsNamingTheOption) {
   EXPECT_NE(too_long.err.find("--max-new-tokens"), std::string::npos) << too_long.err;
   JudgeRun mine = lab({"--mine", "top_q=x.hpp"});
   EXPECT_EQ(mine.status, 2);
-  EXPECT_NE(mine.err.find("--mine: unknown part of the loop 'top_q' (did you mean"), std::string::npos) << mine.err;
+  EXPECT_NE(mine.err.find("--mine: unknown part of the lab 'top_q' (did you mean"), std::string::npos) << mine.err;
   JudgeRun malformed = lab({"--mine", "top_p"});
   EXPECT_EQ(malformed.status, 2);
   EXPECT_NE(malformed.err.find("PROBLEM=FILE"), std::string::npos) << malformed.err;
   JudgeRun prompt = lab({"--prompt", "\xc3\xa9\xc3\xa9"});
   EXPECT_EQ(prompt.status, 2);
   EXPECT_NE(prompt.err.find("--prompt"), std::string::npos) << prompt.err;
+}
+
+TEST(Lab, BeamSettingsThatDoNotGoTogetherAreErrors) {
+  JudgeRun drafts = lab({"--beam", "4", "--draft-tokens", "2"});
+  EXPECT_EQ(drafts.status, 2);
+  EXPECT_NE(drafts.err.find("--draft-tokens"), std::string::npos) << drafts.err;
+  JudgeRun other_part = lab({"--beam", "2", "--mine", "top_p=" + solution("top_p/reference.hpp")});
+  EXPECT_EQ(other_part.status, 2);
+  EXPECT_NE(other_part.err.find("with --beam the lab runs beam_search alone"), std::string::npos) << other_part.err;
+  JudgeRun no_beam = lab({"--mine", "beam_search=" + solution("beam_search/reference.hpp")});
+  EXPECT_EQ(no_beam.status, 2);
+  EXPECT_NE(no_beam.err.find("only with --beam N"), std::string::npos) << no_beam.err;
+  JudgeRun penalty = lab({"--length-penalty", "0.5"});
+  EXPECT_EQ(penalty.status, 2);
+  EXPECT_NE(penalty.err.find("--beam"), std::string::npos) << penalty.err;
+  JudgeRun wide = lab({"--beam", "17"});
+  EXPECT_EQ(wide.status, 2);
+}
+
+// The reference's beam on the real model: ranked by score, every log_prob
+// the sum the judge's own copy of the model gives, every score its
+// log_prob over its length, a finished hypothesis ending at the newline.
+TEST(Lab, TheReferenceBeamIsRankedAndScoredByTheModel) {
+  json out = lab_json({"--beam", "4", "--max-new-tokens", "60"}, 0);
+  const json& beam = out["beam"];
+  ASSERT_TRUE(beam.is_object()) << out.dump();
+  EXPECT_TRUE(out["yours"].is_null());
+  const json& hypotheses = beam["yours"]["hypotheses"];
+  ASSERT_EQ(hypotheses.size(), 4u) << beam.dump();
+  EXPECT_GT(beam["yours"]["model_calls"].get<long>(), 4);
+  double previous = 0;
+  for (const json& h : hypotheses) {
+    const std::string text = h["text"];
+    const double log_prob = h["log_prob"], score = h["score"];
+    std::printf("beam: %.4f %s\n", score, text.c_str());
+    EXPECT_LE(score, previous);
+    previous = score;
+    EXPECT_NEAR(log_prob, h["model_log_prob"].get<double>(), 1e-9);
+    EXPECT_NEAR(score, log_prob / static_cast<double>(text.size()), 1e-12);
+    EXPECT_EQ(h["finished"].get<bool>(), text.back() == '\n');
+    EXPECT_GT(letters_share(text), 0.85) << text;
+  }
+  EXPECT_TRUE(beam["difference"].is_null());
+  EXPECT_TRUE(beam["reference"].is_null());  // every part the reference's: nothing to set beside
+}
+
+// Beam width 1 follows the most probable token, as the judge's own greedy
+// path does, while neither reaches the newline: the runner's model (its
+// prefix cache inside the sandbox) and the judge's agree to the last bit.
+TEST(Lab, BeamWidthOneIsTheGreedyPathOfTheJudgesOwnModel) {
+  json out = lab_json({"--beam", "1", "--max-new-tokens", "30"}, 0);
+  const json& greedy = out["beam"]["greedy"];
+  ASSERT_FALSE(greedy["finished"].get<bool>()) << greedy.dump();
+  const json& best = out["beam"]["yours"]["hypotheses"][0];
+  EXPECT_EQ(best["text"], greedy["text"]);
+  EXPECT_EQ(best["log_prob"].get<double>(), greedy["log_prob"].get<double>());
+  EXPECT_EQ(out["beam"]["yours"]["model_calls"], 30);
+}
+
+TEST(Lab, WrongBeamSearchesAreNamedAtTheirFirstDifferingHypothesis) {
+  for (const char* wrong : {"stops_at_first_finished", "ranks_finished_by_log_prob", "finished_take_beam_slots"}) {
+    json out = lab_json({"--beam", "4", "--max-new-tokens", "60", "--mine",
+                         "beam_search=" + solution("beam_search/wrong/" + std::string(wrong) + ".hpp")},
+                        1);
+    const json& beam = out["beam"];
+    ASSERT_TRUE(beam["difference"].is_object()) << wrong << beam.dump();
+    EXPECT_NE(beam["difference"]["what"].get<std::string>().find("the reference's"), std::string::npos) << wrong;
+    EXPECT_TRUE(beam["reference"].is_object());
+    EXPECT_EQ(out["parts"][0]["whose"], "yours");
+  }
+  JudgeRun score = lab({"--beam", "4", "--max-new-tokens", "60", "--mine",
+                        "beam_search=" + solution("beam_search/wrong/penalty_counts_prompt.hpp")});
+  EXPECT_EQ(score.status, 1);
+  EXPECT_NE(score.out.find("first difference, hypothesis 1:"), std::string::npos) << score.out;
+  EXPECT_NE(score.out.find("says score"), std::string::npos) << score.out;
+}
+
+TEST(Lab, AcceptedBeamSearchesWrittenOtherwiseAreTheReferences) {
+  const fs::path dir = fs::path(JUDGE_SOURCE_DIR) / "solutions" / "beam_search" / "accepted";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
+  int tried = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    JudgeRun run = lab({"--beam", "3", "--max-new-tokens", "40", "--mine", "beam_search=" + entry.path().string()});
+    EXPECT_EQ(run.status, 0) << entry.path() << run.out << run.err;
+    EXPECT_NE(run.out.find("your beam is the reference's"), std::string::npos) << entry.path() << run.out;
+    ++tried;
+  }
+  EXPECT_GE(tried, 2);
+}
+
+TEST(Lab, ABeamSearchThatMisstatesOrMisasksIsNamed) {
+  const std::string fixtures = std::string(JUDGE_TESTS_DIR) + "/fixtures/lab/";
+  json out = lab_json(
+      {"--beam", "2", "--max-new-tokens", "20", "--mine", "beam_search=" + fixtures + "beam_overstates.hpp"}, 1);
+  ASSERT_TRUE(out["beam"]["difference"].is_object()) << out.dump();
+  EXPECT_EQ(out["beam"]["difference"]["rank"], 1);
+  EXPECT_NE(out["beam"]["difference"]["what"].get<std::string>().find("the model gives its tokens"), std::string::npos);
+  JudgeRun asks =
+      lab({"--beam", "2", "--max-new-tokens", "20", "--mine", "beam_search=" + fixtures + "beam_asks_outside.hpp"});
+  EXPECT_EQ(asks.status, 1);
+  EXPECT_NE(asks.out.find("your beam_search threw std::invalid_argument: token 100000 is outside the lab's vocabulary"),
+            std::string::npos)
+      << asks.out;
 }
 
 }  // namespace
