@@ -342,6 +342,15 @@ TEST(Lab, ABeamSearchThatMisstatesOrMisasksIsNamed) {
   EXPECT_NE(asks.out.find("your beam_search threw std::invalid_argument: token 100000 is outside the lab's vocabulary"),
             std::string::npos)
       << asks.out;
+  // The harness's own error type, thrown by the learner's code: the part's
+  // failure (exit status 1), not the judge's (2).
+  JudgeRun claims = lab(
+      {"--beam", "2", "--max-new-tokens", "10", "--mine", "beam_search=" + fixtures + "beam_claims_harness_error.hpp"});
+  EXPECT_EQ(claims.status, 1) << claims.err;
+  EXPECT_NE(claims.out.find("stopped your beam_search said the harness could not run it: internal judge failure"),
+            std::string::npos)
+      << claims.out;
+  EXPECT_EQ(claims.out.find("first difference"), std::string::npos) << claims.out;
 }
 
 }  // namespace

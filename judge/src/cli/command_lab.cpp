@@ -179,8 +179,9 @@ void print_beam(const lab::LabResult& r) {
   fmt::print("\nbeam search, width {}, length penalty {}, a newline (\\n) ends a hypothesis:\n", r.settings.beam_width,
              r.settings.length_penalty);
   print_hypotheses(r, b.yours);
-  fmt::print("{} search asked the model {} times in {:.2f} s\n", r.owners[0].learners ? "your" : "the reference's",
-             b.yours.model_calls, b.yours.seconds);
+  if (b.yours.stopped.empty())
+    fmt::print("{} search asked the model {} times in {:.2f} s\n", r.owners[0].learners ? "your" : "the reference's",
+               b.yours.model_calls, b.yours.seconds);
   fmt::print("greedy (the most probable character at each step): score {:.4f}, log_prob {:.4f}: {}{}\n", b.greedy.score,
              b.greedy.log_prob, terminal_safe_line(r.settings.prompt), beam_text(b.greedy.tokens));
   if (b.reference) {

@@ -49,8 +49,8 @@ std::string contract_fault(const BeamHypothesis& h, const LabSettings& settings)
                        h.model_log_prob);
   const double score = h.log_prob / std::pow(static_cast<double>(h.tokens.size()), settings.length_penalty);
   if (!same_number(h.score, score))
-    return fmt::format("{} says score {:.9g}; log_prob / {}^{} is {:.9g}", quoted(h.tokens), h.score,
-                       h.tokens.size(), settings.length_penalty, score);
+    return fmt::format("{} says score {:.9g}; log_prob / {}^{} is {:.9g}", quoted(h.tokens), h.score, h.tokens.size(),
+                       settings.length_penalty, score);
   return "";
 }
 
@@ -61,8 +61,8 @@ BeamRun beam_search(const Model& model, Parts& parts, const LabSettings& setting
   BeamRun run;
   const auto start = std::chrono::steady_clock::now();
   try {
-    const BeamReply reply = parts.beam(model, prompt, settings.beam_width, settings.max_new_tokens, kBeamEos,
-                                       settings.length_penalty);
+    const BeamReply reply =
+        parts.beam(model, prompt, settings.beam_width, settings.max_new_tokens, kBeamEos, settings.length_penalty);
     run.model_calls = reply.model_calls;
     for (const BeamReply::Hypothesis& h : reply.hypotheses)
       run.hypotheses.push_back(BeamHypothesis{h.tokens, h.log_prob, h.score, 0});
@@ -98,6 +98,7 @@ BeamHypothesis greedy_path(const Model& model, const LabSettings& settings) {
 
 std::optional<BeamDifference> first_beam_difference(const BeamRun& yours, const BeamRun* reference,
                                                     const LabSettings& settings) {
+  if (!yours.stopped.empty()) return std::nullopt;  // the failure is the stop, said as such
   for (std::size_t r = 0; r < yours.hypotheses.size(); ++r) {
     if (std::string fault = contract_fault(yours.hypotheses[r], settings); !fault.empty())
       return BeamDifference{static_cast<int>(r), fault};

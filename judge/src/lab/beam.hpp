@@ -59,7 +59,8 @@ BeamRun beam_search(const Model& model, Parts& parts, const LabSettings& setting
 // The most probable token at each step until a newline or max_new_tokens.
 BeamHypothesis greedy_path(const Model& model, const LabSettings& settings);
 
-// The first thing wrong with `yours`: a hypothesis whose log_prob is not its
+// The first thing wrong with `yours` (nothing when it stopped: the stop is
+// what is wrong): a hypothesis whose log_prob is not its
 // tokens' under the model, whose score does not follow, or that is not the
 // reference's at its rank.
 std::optional<BeamDifference> first_beam_difference(const BeamRun& yours, const BeamRun* reference,

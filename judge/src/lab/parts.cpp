@@ -32,6 +32,7 @@ std::string failure_text(const CallResult& call, int time_limit_ms) {
     case CallResult::Outcome::kTimeout: return "did not return within " + std::to_string(time_limit_ms) + " ms";
     case CallResult::Outcome::kDied:
       return call.out_of_memory ? "ran out of memory" : "crashed" + (call.detail.empty() ? "" : ": " + call.detail);
+    case CallResult::Outcome::kHarnessError: return "said the harness could not run it: " + call.detail;
     default: return call.detail.empty() ? "did not reply" : call.detail;
   }
 }
@@ -82,8 +83,13 @@ json Parts::call(const std::string& problem, const std::string& op, const json& 
   if (runner == runners_.end()) throw JudgeFault{"the lab has no runner for " + problem};
   CallResult result = runner->second->call(Request(op, args), time_limit_ms);
   if (result.outcome == CallResult::Outcome::kValue) return std::move(result.value);
+  // A harness error from a runner of the learner's may be the learner's
+  // code writing one on the channel: it is that part's failure, not the
+  // judge's. From the reference's runner, and for a runner that could not
+  // start or get a CPU, it is the judge's.
+  const bool harness_error = result.outcome == CallResult::Outcome::kHarnessError;
   if (result.outcome == CallResult::Outcome::kNotStarted || result.outcome == CallResult::Outcome::kStarved ||
-      result.outcome == CallResult::Outcome::kHarnessError)
+      (harness_error && !owner(problem).learners))
     throw JudgeFault{fmt::format("the lab's {} runner could not answer {}: {}", problem, op, result.detail)};
   // lab_attention and lab_beam_search are the harness's ops around the
   // learner's attention_step and beam_search.
