@@ -134,6 +134,7 @@ std::vector<std::uint64_t> case_seeds(const CheckContext& context, std::size_t c
 
 void account_call(const CallResult& call, TestResult* result) {
   result->time_ms += call.wall_ms;
+  result->cpu_ms += call.cpu_ms;
   result->slowest_call_ms = std::max(result->slowest_call_ms, call.wall_ms);
   if (result->output.empty()) result->output = call.output;
 }

@@ -38,6 +38,9 @@ struct TestResult {
   std::string failure_kind;
   nlohmann::json returned;     // the value the code returned, when it failed by returning one
   double slowest_call_ms = 0;  // the longest single request of the case
+  // The runner's CPU time over the case's requests, every thread, from the
+  // kernel (0 where it was not measured). Not kept in the result cache.
+  double cpu_ms = 0;
   std::string hint;            // the known mistake that explains this failure, in teaching words
   // Failed cases only: what the case tests, and its input as the problem
   // file gives it (a generated input as its generator, seed included).

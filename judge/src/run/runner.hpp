@@ -35,9 +35,10 @@ struct CallResult {
   std::string what;
   std::string detail;  // for kDied/kMalformed/kHarnessError/kTimeout: what happened
   double wall_ms = 0;
-  // The runner's CPU time for a timed call, every thread (and process,
-  // where a cgroup counts them), from the kernel's accounting; 0 when
-  // unknown or not timed.
+  // The runner's CPU time for the call, every thread (and process, where a
+  // cgroup counts them), from the kernel's accounting; 0 when unknown.
+  // Exact for a timed call (the judge waits for the runner to go idle);
+  // otherwise as read when the reply arrived.
   double cpu_ms = 0;
   // For a timed call: how long of its wall_ms the runner's threads waited,
   // runnable, for a CPU (the machine's load, not the call's doing).
@@ -67,9 +68,9 @@ class Request {
   // times the request's size): no op returns more than a few times what it
   // was given, and the judge never buffers a larger reply.
   std::size_t reply_limit() const { return reply_limit_; }
-  // Whether the call is timed (performance and growth checks): only then is
-  // CallResult::cpu_ms measured, and the judge waits for the runner to go
-  // idle before reading its CPU time, so that it is exact.
+  // Whether the call is timed (performance and growth checks): then the
+  // judge waits for the runner to go idle before reading its CPU time
+  // (CallResult::cpu_ms), so that it is exact.
   bool timed() const { return timed_; }
   Request& set_timed() {
     timed_ = true;

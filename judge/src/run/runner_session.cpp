@@ -230,6 +230,8 @@ class RunnerSession::Exchange {
       result_.cpu_ms = cpu_used_ms();
       // Time the runner spent waiting for a CPU is the machine's, not the call's.
       result_.queued_ms = std::min(queued_ms(), result_.wall_ms);
+    } else {
+      result_.cpu_ms = cpu_used_ms();  // as the reply arrived, without waiting for the runner to go idle
     }
     std::string problem;
     std::optional<json> reply = decode_reply(incoming_, *size, session_.nonce_, &problem);
