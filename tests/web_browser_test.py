@@ -27,13 +27,18 @@ parts are all the reference's, the KV cache figures show), its chart has
 the four stages, another step chosen with the keyboard redraws it, axe-core
 checks the view before and after (the dark theme too), it stacks without
 overflow at 390 px, and a run with 3 draft tokens shows the acceptance.
+Then beam search, width 3: the sampling knobs are hidden, nothing streams,
+its table has 3 hypotheses whose scores do not rise, the greedy path under
+them, no chart, text or figures, axe-core passes (at 390 px too); and
+sampling again streams and charts as before.
 
 Usage: web_browser_test.py JUDGE_BINARY SOURCE_DIR
 Exits 77 (skipped) when Chromium, chromedriver or axe-core is missing or
 Chromium cannot start here, saying why (in CI, with CI set, it fails
 instead). With JUDGE_WEB_SCREENSHOTS=DIR it saves DIR/web-landing-W.png and
 DIR/web-failing-run-W.png for each width W, DIR/web-dark-1440.png,
-DIR/web-lab-1440.png and DIR/web-lab-390.png (docs/ holds them).
+DIR/web-lab-1440.png, DIR/web-lab-390.png and DIR/web-lab-beam-1440.png
+(docs/ holds them).
 """
 import base64
 import http.server
@@ -307,7 +312,8 @@ def main():
           " a failing run with its hint, an accepted one, History and the solution, no serious accessibility"
           " violation (light and dark); started, try, tabs, splitter and settings by keyboard, a compile error"
           " marked, an outside save seen; the Lab: streamed text, parts, figures, the stages' chart by step"
-          " (keyboard), no serious accessibility violation, stacked at 390 px, speculative decoding's acceptance")
+          " (keyboard), no serious accessibility violation, stacked at 390 px, speculative decoding's acceptance,"
+          " beam search's table of hypotheses beside the greedy path, and sampling again after it")
 
 
 def check_the_token_stays_on_its_port(driver, url):
@@ -377,7 +383,9 @@ def session(driver, root, tests, shots, axe, width, first):
         driver.click("#next-button")
     else:
         driver.click('#course tr[data-slug="draws"] a')
-    driver.wait("return document.getElementById('title').textContent.includes('Draws');", "the statement")
+    # The title stays from the last session while the course shows: the view must be the problem's too.
+    driver.wait("return !document.getElementById('problem').hidden &&"
+                " document.getElementById('title').textContent.includes('Draws');", "the statement")
     if first:
         check_the_statement(driver)
         check_start_and_the_stub(driver, workspace_file, tests)
@@ -650,13 +658,16 @@ CHART_DATA = ("const c = Chart.getChart(document.getElementById('lab-chart'));"
               " outlined: c.data.datasets.map((d) => d.borderWidth.filter((w) => w > 0).length)};")
 
 
-def generate(driver, settings, tokens, steps=True):
-    """Sets the knobs, generates, and waits for the run to be done. The
-    characters become steps to choose, except in speculative decoding,
-    which keeps no step's distributions."""
+def set_knobs(driver, settings):
+    """Sets the knobs (in the order given) as a person does: each a change."""
     for knob, value in settings.items():
         driver.run("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
                    " e.dispatchEvent(new Event('change'));", knob, value)
+
+
+def start_generating(driver, settings, ends):
+    """Sets the knobs, presses Generate, and waits until `ends` is true."""
+    set_knobs(driver, settings)
     driver.run(WATCH_LAB)
     driver.click("#lab-generate")
     running = driver.run("return [document.getElementById('lab-generate').disabled,"
@@ -666,10 +677,17 @@ def generate(driver, settings, tokens, steps=True):
     if not running[0]:
         fail("Generate is not disabled while the lab runs")
     # The first run builds six reference runners: minutes on a busy machine.
-    driver.wait(LAB_ENDS, "the lab to be done", 600)
+    driver.wait(ends, "the lab to be done", 600)
     error = driver.run("return document.getElementById('lab-error').textContent;")
     if error:
         fail(f"the lab shows an error: {error}")
+
+
+def generate(driver, settings, tokens, steps=True):
+    """Sets the knobs, generates, and waits for the run to be done. The
+    characters become steps to choose, except in speculative decoding,
+    which keeps no step's distributions."""
+    start_generating(driver, settings, LAB_ENDS)
     streamed = driver.run("return window.labStreamed;")
     shown = driver.run("return [document.querySelectorAll('#lab-generated .lab-char').length,"
                        " document.querySelectorAll('#lab-generated [role=option]').length];")
@@ -749,6 +767,82 @@ def check_the_lab(driver, url, shots, axe):
     if (not acceptance[0] or not re.search(r"measured \d\.\d{3} .*predicted \d\.\d{3} ± \d\.\d{3}", acceptance[0])
             or not acceptance[1] or not re.match(r"target passes saved\d+ ", acceptance[1])):
         fail(f"the speculative run does not show measured against predicted acceptance and passes saved: {acceptance}")
+    check_beam_search(driver, shots, axe)
+
+
+BEAM_ENDS = ("return !document.getElementById('lab-generate').disabled &&"
+             " (!document.getElementById('lab-beam').hidden || document.getElementById('lab-error').textContent);")
+
+# Which of the Lab's parts a person can see: those with a box on the page.
+SHOWN_BY_ID = ("const shown = (id) => document.getElementById(id).getClientRects().length > 0;"
+         " return Object.fromEntries(arguments[0].map((id) => [id, shown(id)]));")
+
+# The beam's table as shown: each body's rows, their cells' text.
+BEAM_TABLE = ("const rows = (css) => [...document.querySelectorAll(css)]"
+              ".map((r) => [...r.cells].map((c) => c.textContent));"
+              " return {beam: rows('#lab-beam-yours table > tbody:not(.lab-greedy) > tr'),"
+              " greedy: rows('#lab-beam-yours table > tbody.lab-greedy > tr'),"
+              " headers: [...document.querySelectorAll('#lab-beam-yours thead th')]"
+              ".map((h) => h.scope + ':' + h.textContent),"
+              " summary: document.getElementById('lab-beam-summary').textContent};")
+
+
+def check_beam_search(driver, shots, axe):
+    """Beam search, width 3: its knobs instead of the sampler's, no text
+    streamed, a table of 3 hypotheses best score first with the greedy path
+    under them, none of sampling's chart and figures; then sampling again
+    streams and charts."""
+    set_knobs(driver, {"lab-decoding": "beam"})
+    knobs = driver.run(SHOWN_BY_ID, ["lab-beam-width", "lab-length-penalty", "lab-temperature", "lab-penalty",
+                                     "lab-filter", "lab-filter-value", "lab-seed", "lab-draft-tokens", "lab-greedy",
+                                     "lab-max-new-tokens"])
+    beam_knobs = ["lab-beam-width", "lab-length-penalty", "lab-max-new-tokens"]
+    if any(knobs[k] != (k in beam_knobs) for k in knobs):
+        fail(f"choosing beam search does not show its knobs alone: {knobs}")
+    if driver.run("return document.getElementById('lab-beam-width').value;") != "4":
+        fail("the beam width does not start at 4")
+    start_generating(driver, {"lab-beam-width": "3", "lab-max-new-tokens": "30"}, BEAM_ENDS)
+    if driver.run("return window.labStreamed;") != 0:
+        fail("beam search streamed characters into the text")
+    table = driver.run(BEAM_TABLE)
+    if table["headers"] != ["col:rank", "col:text", "col:tokens", "col:log_prob", "col:score", "col:ended"]:
+        fail(f"the beam's table does not have its column headers: {table['headers']}")
+    scores = [float(row[4]) for row in table["beam"]]
+    if len(table["beam"]) != 3 or scores != sorted(scores, reverse=True):
+        fail(f"the beam of width 3 is not 3 hypotheses with scores that do not rise: {table['beam']}")
+    if ([row[0] for row in table["beam"]] != ["1", "2", "3"]
+            or not all(row[1].startswith("the kernel") and row[5] in ("yes", "no") for row in table["beam"])):
+        fail(f"the beam's rows are not ranked 1 to 3, each the prompt and its text, ended or not: {table['beam']}")
+    greedy = table["greedy"]
+    if len(greedy) != 1 or greedy[0][0] != "greedy" or not re.match(r"-?\d+\.\d{4}$", greedy[0][4]):
+        fail(f"the greedy path is not under the beam with its score: {greedy}")
+    if not re.search(r"asked the model \d+ times in \d+\.\d\d s", table["summary"]):
+        fail(f"the beam does not say how often it asked the model and how long it took: {table['summary']!r}")
+    gone = driver.run(SHOWN_BY_ID, ["lab-text", "lab-step", "lab-chart", "lab-figures", "lab-reference"])
+    if any(gone.values()) or driver.run("return !!Chart.getChart(document.getElementById('lab-chart'));"):
+        fail(f"beam search shows sampling's parts: {gone}")
+    parts = driver.run("return [...document.querySelectorAll('#lab-parts tbody tr')].map((r) => r.dataset.problem);")
+    if parts != ["beam_search"]:
+        fail(f"the beam's parts are not beam_search alone: {parts}")
+    check_accessibility(driver, axe, "beam search in the Lab")
+    if shots:
+        driver.run("document.getElementById('lab-title').scrollIntoView();")
+        driver.screenshot(os.path.join(shots, "web-lab-beam-1440.png"))
+    driver.set_window(390, 844)
+    overflow = driver.run("return document.documentElement.scrollWidth - window.innerWidth;")
+    if overflow > 1:
+        fail(f"at 390 px the beam's table is {overflow} px wider than the window")
+    check_accessibility(driver, axe, "beam search in the Lab at 390 px")
+    driver.set_window(1440, 900)
+
+    generate(driver, {"lab-decoding": "sampling", "lab-max-new-tokens": "30", "lab-draft-tokens": "0"}, 30)
+    back = driver.run(SHOWN_BY_ID, ["lab-text", "lab-step", "lab-figures", "lab-beam", "lab-temperature", "lab-beam-width"])
+    if back != {"lab-text": True, "lab-step": True, "lab-figures": True, "lab-beam": False, "lab-temperature": True,
+                "lab-beam-width": False}:
+        fail(f"sampling after beam search does not show the text, the chart and the figures again: {back}")
+    chart = driver.run(CHART_DATA)
+    if not chart or len(chart["data"]) != 4:
+        fail(f"sampling after beam search does not chart the first step: {chart}")
 
 
 def check_accessibility(driver, axe, when):

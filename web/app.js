@@ -850,6 +850,7 @@ function onShortcut(event) {
 // The settings become the request's body; the text streams in as the
 // learner's run writes it; once done, every generated character can be
 // chosen to chart its step's next-token distribution after each stage.
+// Beam search streams nothing: once done, its hypotheses are a table.
 const STAGES = [
   { key: 'model', name: 'model softmax' },
   { key: 'penalty', name: 'after the penalty' },
@@ -893,10 +894,19 @@ function showView(name) {
   }
 }
 
+// Sampling or beam search: the knobs of the other are hidden, as beam
+// search has no sampler, penalty, filter, seed or draft model.
+function chooseLabDecoding() {
+  const decoding = $('lab-decoding').value;
+  for (const knob of document.querySelectorAll('#lab-form [data-decoding]'))
+    knob.hidden = knob.dataset.decoding !== decoding;
+  chooseLabFilter();
+}
+
 function chooseLabFilter() {
   const filter = $('lab-filter').value;
   const value = $('lab-filter-value');
-  $('lab-filter-value-label').hidden = filter === 'none';
+  $('lab-filter-value-label').hidden = filter === 'none' || $('lab-decoding').value !== 'sampling';
   $('lab-filter-value-name').textContent = filter === 'top_k' ? 'Top-k' : 'Top-p';
   if (filter === 'top_k') {
     Object.assign(value, { min: '1', max: '96', step: '1' });
@@ -908,9 +918,19 @@ function chooseLabFilter() {
 }
 
 // The knobs as the body of POST /api/lab; the judge checks their ranges
-// and names a bad one.
+// and names a bad one. Beam search ignores the sampling knobs, so they are
+// not sent, nor checked.
 function labSettings() {
   const number = (id) => Number($(id).value);
+  if ($('lab-decoding').value === 'beam') {
+    return {
+      prompt: $('lab-prompt').value,
+      max_new_tokens: number('lab-max-new-tokens'),
+      beam_width: number('lab-beam-width'),
+      length_penalty: number('lab-length-penalty'),
+      reference_only: $('lab-reference-only').checked,
+    };
+  }
   const body = {
     prompt: $('lab-prompt').value,
     max_new_tokens: number('lab-max-new-tokens'),
@@ -946,6 +966,9 @@ function clearLab() {
   $('lab-step').hidden = true;
   $('lab-figures').hidden = true;
   $('lab-parts-box').hidden = true;
+  $('lab-beam').hidden = true;
+  $('lab-beam-difference').hidden = true;
+  $('lab-beam-reference-box').hidden = true;
 }
 
 async function generate(event) {
@@ -955,6 +978,14 @@ async function generate(event) {
   lab.abort = abort;
   clearLab();
   const settings = labSettings();
+  const beam = 'beam_width' in settings;
+  // A beam width of 0 would be sampling: the judge's range for the knob is 1 to 16.
+  if (beam && !(settings.beam_width >= 1)) {
+    labError('beam_width: a number from 1 to 16');
+    lab.abort = null;
+    return;
+  }
+  $('lab-stream').hidden = beam;
   $('lab-generate').disabled = true;
   $('lab-status').textContent = 'starting';
   $('lab-prompt-shown').textContent = settings.prompt;
@@ -976,7 +1007,7 @@ async function generate(event) {
         $('lab-status').textContent = `${data.what}…`;
       } else if (name === 'ready') {
         showLabParts(data.parts);
-        $('lab-status').textContent = 'generating';
+        $('lab-status').textContent = beam ? 'searching' : 'generating';
       } else if (name === 'token') {
         count += 1;
         $('lab-generated').appendChild(element('span', 'lab-char', shownTextChar(data.char)));
@@ -1024,15 +1055,20 @@ function showLabParts(parts) {
 function showLabResult(result) {
   lab.result = result;
   showLabParts(result.parts);
-  const run = result.yours;
-  $('lab-status').textContent = result.compile_error ? 'nothing ran'
-                                : `done: ${plural(run.tokens, 'token')} in ${run.seconds.toFixed(2)} s`;
+  $('lab-stream').hidden = Boolean(result.beam);
   if (result.compile_error) {
+    $('lab-status').textContent = 'nothing ran';
     $('lab-error').textContent = 'One of your parts does not compile, so nothing ran:';
     $('lab-compile-error').textContent = result.compile_error;
     $('lab-compile-error').hidden = false;
     return;
   }
+  if (result.beam) {
+    showBeam(result);
+    return;
+  }
+  const run = result.yours;
+  $('lab-status').textContent = `done: ${plural(run.tokens, 'token')} in ${run.seconds.toFixed(2)} s`;
   if (run.stopped) {
     $('lab-stopped').textContent = `The run stopped ${run.stopped}.`;
     $('lab-stopped').hidden = false;
@@ -1082,7 +1118,7 @@ function showLabSteps(run) {
 }
 
 function onStepKey(event) {
-  const steps = lab.result && lab.result.yours.steps;
+  const steps = lab.result?.yours?.steps;
   if (!steps || !steps.length) return;
   const moves = { ArrowRight: lab.step + 1, ArrowDown: lab.step + 1, ArrowLeft: lab.step - 1, ArrowUp: lab.step - 1,
                   Home: 0, End: steps.length - 1 };
@@ -1238,6 +1274,107 @@ function showDivergence(result) {
   }
 }
 
+// ---- beam search in the Lab ----
+// The beam as a table, best score first, with the greedy path in the same
+// columns under it; the reference's beam too when the part is the
+// learner's, and where the two first differ, above them.
+function showBeam(result) {
+  const beam = result.beam;
+  const run = beam.yours;
+  const mine = result.parts.some((part) => part.problem === 'beam_search' && part.whose === 'yours');
+  const { beam_width: width, length_penalty: penalty, max_new_tokens: most } = result.settings;
+  const count = `${run.hypotheses.length} ${run.hypotheses.length === 1 ? 'hypothesis' : 'hypotheses'}`;
+  $('lab-status').textContent = `done: ${count} in ${run.seconds.toFixed(2)} s`;
+  if (run.stopped) {
+    $('lab-stopped').textContent = `The search stopped ${run.stopped}.`;
+    $('lab-stopped').hidden = false;
+  }
+  const rank = beam.difference?.rank;
+  $('lab-beam-heading').textContent = mine ? 'Your beam search' : 'Beam search (the reference\'s part)';
+  $('lab-beam-summary').textContent =
+    `${mine ? 'Your' : 'The'} search, width ${width}, asked the model ${plural(run.model_calls, 'time')} in ` +
+    `${run.seconds.toFixed(2)} s and returned ${count}. ` +
+    `A hypothesis ends at a newline (shown ↵) or after ${plural(most, 'token')}; ` +
+    `its score is log_prob ÷ tokens^${penalty} (the length penalty), and the beam is ranked by it.`;
+  $('lab-beam-yours').replaceChildren(
+    beamTable(`${mine ? 'Your' : 'The'} beam, best score first, and the greedy path`, run.hypotheses, result.prompt,
+              rank, beam.greedy));
+  $('lab-beam-greedy-why').textContent = greedyContrast(run.hypotheses[0], beam.greedy, width);
+  if (beam.reference) {
+    const reference = beam.reference;
+    $('lab-beam-reference-summary').textContent =
+      `The reference's search asked the model ${plural(reference.model_calls, 'time')} in ` +
+      `${reference.seconds.toFixed(2)} s` + (reference.stopped ? `, and stopped ${reference.stopped}.` : '.');
+    $('lab-beam-reference').replaceChildren(
+      beamTable('The reference\'s beam, best score first', reference.hypotheses, result.prompt, rank));
+    $('lab-beam-reference-box').hidden = false;
+  }
+  showBeamDifference(beam, mine);
+  $('lab-beam').hidden = false;
+}
+
+// Why greedy and beam search can end apart, and how they did here.
+function greedyContrast(best, greedy, width) {
+  const why = 'Greedy takes the most probable character at every step and never goes back. Beam search keeps the ' +
+              `${plural(width, 'best beginning')} at every step, so it can go through a less probable character to ` +
+              'a text better as a whole.';
+  if (!best) return why;
+  const [b, g] = [best.score.toFixed(4), greedy.score.toFixed(4)];
+  if (best.text === greedy.text) return `${why} Here the beam's best is greedy's text.`;
+  if (greedy.score > best.score) {
+    return `${why} Here greedy scores better (${g} against ${b}): beam search does not try every text, and ` +
+           'dropped greedy\'s on the way.';
+  }
+  if (greedy.score < best.score) return `${why} Here the beam's best scores better (${b} against ${g}).`;
+  return `${why} Here the beam's best and greedy score the same.`;
+}
+
+// The difference in words, where it can be missed least: above the tables.
+function showBeamDifference(beam, mine) {
+  const box = $('lab-beam-difference');
+  const d = beam.difference;
+  const whose = mine ? 'Your' : 'The';
+  if (d) {
+    box.className = 'lab-verdict differ';
+    box.textContent = `${whose} beam differs${d.rank ? ` at hypothesis ${d.rank}` : ''}: ${d.what}.`;
+  } else if (beam.reference && !beam.reference.stopped && !beam.yours.stopped) {
+    box.className = 'lab-verdict agree';
+    box.textContent = 'Your beam is the reference\'s: the same hypotheses, in the same order, with the same scores.';
+  } else {
+    return;
+  }
+  box.hidden = false;
+}
+
+// A table of hypotheses: rank, the text after the prompt (a newline shown
+// as ↵), tokens, log_prob, score and whether it ended; `differs` is the
+// rank to mark, `greedy` a last row in a body of its own.
+function beamTable(caption, hypotheses, prompt, differs, greedy) {
+  const table = element('table', 'lab-beam-table');
+  table.appendChild(element('caption', '', caption));
+  const head = table.createTHead().insertRow();
+  for (const name of ['rank', 'text', 'tokens', 'log_prob', 'score', 'ended'])
+    head.appendChild(element('th', '', name)).scope = 'col';
+  const body = table.createTBody();
+  hypotheses.forEach((h, i) => body.appendChild(hypothesisRow(String(i + 1), h, prompt, i + 1 === differs)));
+  if (greedy) table.appendChild(element('tbody', 'lab-greedy')).appendChild(hypothesisRow('greedy', greedy, prompt));
+  return table;
+}
+
+function hypothesisRow(rank, hypothesis, prompt, differs) {
+  const row = element('tr', differs ? 'differs' : '');
+  row.appendChild(element('th', '', rank)).scope = 'row';
+  const text = element('td', 'lab-beam-text');
+  text.append(element('span', 'lab-prompt', visibleNewlines(prompt)), visibleNewlines(hypothesis.text));
+  row.append(text, element('td', '', String(hypothesis.tokens)), element('td', '', hypothesis.log_prob.toFixed(4)),
+             element('td', '', hypothesis.score.toFixed(4)), element('td', '', hypothesis.finished ? 'yes' : 'no'));
+  return row;
+}
+
+function visibleNewlines(text) {
+  return text.replace(/\n/g, '↵');
+}
+
 function figure(list, term, value, className) {
   const row = element('div', className);
   row.append(element('dt', '', term), element('dd', '', value));
@@ -1301,6 +1438,8 @@ $('lab-form').addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && event.target.tagName === 'INPUT' && !$('lab-generate').disabled) generate(event);
 });
 $('lab-filter').onchange = chooseLabFilter;
+$('lab-decoding').onchange = chooseLabDecoding;
+chooseLabDecoding();  // a reload can bring back the choice the page had
 $('lab-generated').addEventListener('keydown', onStepKey);
 $('lab-generated').addEventListener('click', onStepClick);
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redrawLabChart);
