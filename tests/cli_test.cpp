@@ -342,6 +342,44 @@ TEST(Cli, ValidateFailsAReferenceWithoutTimeHeadroom) {
   fs::remove_all(root);
 }
 
+// validate's check of an honest slower alternative compares the runners'
+// CPU time on the costliest statistical case: an alternative that does a
+// thousand exponentials more per draw passes a slowdown it has and fails
+// one it has not, and the line says CPU time (load between the two runs
+// would move a ratio of wall times).
+TEST(Cli, ValidateMeasuresASlowerAlternativeInCpuTime) {
+  fs::path root = testing::scratch_root("draws", "cli_test_slowdown");
+  fs::create_directories(root / "solutions/draws/accepted");
+  std::string slow = read_text(root / "solutions/draws/reference.hpp");
+  const std::string draw = "inline int softmax_sample(const std::vector<double>& logits, std::uint64_t seed) {\n";
+  ASSERT_NE(slow.find(draw), std::string::npos);
+  slow.replace(slow.find(draw), draw.size(),
+               draw +
+                   "  volatile double spent = 0;\n"
+                   "  for (int i = 0; i < 20000; ++i) spent = spent + std::exp(logits[0] - i * 1e-9);\n");
+  std::ofstream(root / "solutions/draws/accepted/slow.hpp") << slow;
+  std::vector<std::string> env = {"JUDGE_ROOT=" + root.string(), "JUDGE_CACHE_DIR=" + (root / "cache").string()};
+  auto validate_with = [&](const std::string& slowdown) {
+    std::ofstream(root / "solutions/draws/solutions.yaml")
+        << "reference: reference.hpp\naccepted:\n  - {file: accepted/slow.hpp, note: slower, slowdown: " << slowdown
+        << "}\nwrong: []\n";
+    return run_judge({"validate", "draws"}, env).out;
+  };
+  // The line of validate's output that states the slowdown.
+  auto slowdown_line = [](const std::string& out) {
+    const std::size_t at = out.find("x the reference's CPU time on sample_");
+    if (at == std::string::npos) return std::string("(no slowdown line) ") + out;
+    const std::size_t start = out.rfind('\n', at) + 1;
+    return out.substr(start, out.find('\n', at) - start);
+  };
+  const std::string honest = slowdown_line(validate_with("2"));
+  EXPECT_EQ(honest.rfind("  ok    ", 0), 0u) << honest;
+  EXPECT_NE(honest.find("accepted/slow.hpp: "), std::string::npos) << honest;
+  const std::string overstated = slowdown_line(validate_with("100000"));
+  EXPECT_EQ(overstated.rfind("  FAIL  ", 0), 0u) << overstated;
+  fs::remove_all(root);
+}
+
 TEST(Cli, TextOutputEndsWithTheVerdict) {
   JudgeRun run = run_judge({"run", "temperature", "--solution", "solutions/temperature/wrong/no_validation.hpp"});
   EXPECT_EQ(run.status, 1) << run.err;
