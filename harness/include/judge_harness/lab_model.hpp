@@ -32,11 +32,10 @@ inline std::string shape_fault(const Shape& s) {
                     s.n_heads % s.n_kv_heads == 0 && s.head_dim > 0 && s.head_dim <= 1024 && s.d_ff > 0 &&
                     s.d_ff <= 1 << 16;
   if (sane) return "";
-  return "a model's shape makes no sense (vocab " + std::to_string(s.vocab) + ", context " +
-         std::to_string(s.context) + ", d_model " + std::to_string(s.d_model) + ", layers " +
-         std::to_string(s.n_layers) + ", heads " + std::to_string(s.n_heads) + ", kv heads " +
-         std::to_string(s.n_kv_heads) + ", head_dim " + std::to_string(s.head_dim) + ", d_ff " +
-         std::to_string(s.d_ff) + ")";
+  return "a model's shape makes no sense (vocab " + std::to_string(s.vocab) + ", context " + std::to_string(s.context) +
+         ", d_model " + std::to_string(s.d_model) + ", layers " + std::to_string(s.n_layers) + ", heads " +
+         std::to_string(s.n_heads) + ", kv heads " + std::to_string(s.n_kv_heads) + ", head_dim " +
+         std::to_string(s.head_dim) + ", d_ff " + std::to_string(s.d_ff) + ")";
 }
 
 // How many numbers a model of a sane shape has.
@@ -138,7 +137,7 @@ class Model {
 
   Shape shape_;
   std::vector<float> values_;
-  long at_ = 0;  // while unpacking
+  long at_ = 0;                                           // while unpacking
   Eigen::MatrixXd token_embedding_, position_embedding_;  // rows: tokens, positions
   std::vector<Layer> layers_;
   Eigen::VectorXd final_w_, final_b_;

@@ -224,8 +224,8 @@ class Validator {
     }
     if (!costliest || !on_costliest || !slow) return;
     const bool cpu = on_costliest->cpu_ms > 0 && costliest->cpu_ms > 0;
-    double ratio = cpu ? on_costliest->cpu_ms / costliest->cpu_ms
-                       : on_costliest->time_ms / std::max(costliest->time_ms, 1e-3);
+    double ratio =
+        cpu ? on_costliest->cpu_ms / costliest->cpu_ms : on_costliest->time_ms / std::max(costliest->time_ms, 1e-3);
     add(ratio >= solution.slowdown,
         fmt::format("{}: {:.1f}x the reference's {} on {} (at least {:g}x stated)", solution.display, ratio,
                     cpu ? "CPU time" : "time", costliest->name, solution.slowdown),

@@ -41,7 +41,7 @@ struct TestResult {
   // The runner's CPU time over the case's requests, every thread, from the
   // kernel (0 where it was not measured). Not kept in the result cache.
   double cpu_ms = 0;
-  std::string hint;            // the known mistake that explains this failure, in teaching words
+  std::string hint;  // the known mistake that explains this failure, in teaching words
   // Failed cases only: what the case tests, and its input as the problem
   // file gives it (a generated input as its generator, seed included).
   std::string note;
