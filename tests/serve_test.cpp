@@ -404,6 +404,7 @@ TEST(Serve, WithoutTheTokenEveryPathIs401) {
     EXPECT_EQ(status_of(client.Get(path)), 401) << path;
   EXPECT_EQ(status_of(client.Post("/api/run/draws", "", "text/plain")), 401);
   EXPECT_EQ(status_of(client.Put("/api/workspace/draws", "{}", "application/json")), 401);
+  EXPECT_EQ(status_of(client.Post("/api/lab", R"({"beam_width": 2})", "application/json")), 401);
   EXPECT_FALSE(fs::exists(server().workspace_file()));
 }
 
@@ -413,6 +414,7 @@ TEST(Serve, AWrongTokenIs403) {
   EXPECT_EQ(status_of(client.Get("/api/problems?token=" + wrong)), 403);
   EXPECT_EQ(status_of(client.Get("/api/problems", {{"X-Judge-Token", wrong}})), 403);
   EXPECT_EQ(status_of(client.Post("/api/run/draws", {{"X-Judge-Token", wrong}}, "", "text/plain")), 403);
+  EXPECT_EQ(status_of(client.Post("/api/lab", {{"X-Judge-Token", wrong}}, "{}", "application/json")), 403);
 }
 
 TEST(Serve, AForeignOriginIs403EvenWithTheToken) {
@@ -423,6 +425,9 @@ TEST(Serve, AForeignOriginIs403EvenWithTheToken) {
                                  "application/json")),
             403);
   EXPECT_EQ(status_of(client.Post("/api/run/draws", server().with_token({{"Origin", "null"}}), "", "text/plain")), 403);
+  EXPECT_EQ(status_of(client.Post("/api/lab", server().with_token({{"Origin", "http://evil.example"}}), "{}",
+                                  "application/json")),
+            403);
   EXPECT_FALSE(fs::exists(server().workspace_file()));
   std::string own = "http://127.0.0.1:" + std::to_string(server().port());
   EXPECT_EQ(status_of(client.Get("/api/problems", server().with_token({{"Origin", own}}))), 200);
@@ -672,6 +677,23 @@ TEST(Serve, TryRunsTheLearnersInputBesideTheReference) {
   EXPECT_NE(refused->body.find("logit"), std::string::npos);
   json a_file = {{"op", "softmax_probs"}, {"input", server().workspace_file().string()}};
   EXPECT_EQ(status_of(client.Post("/api/try/draws", server().with_token(), a_file.dump(), "application/json")), 422);
+}
+
+// The lab's settings are checked before anything is built or loaded: a
+// setting out of range, or beam search with speculative decoding, is one
+// error event naming it.
+TEST(Serve, TheLabRefusesSettingsItCannotTakeInAnErrorEvent) {
+  httplib::Client client = server().client();
+  for (const auto& [body, named] : {std::pair{R"({"beam_width": 17})", "beam_width"},
+                                    std::pair{R"({"beam_width": 2, "length_penalty": -1})", "length_penalty"},
+                                    std::pair{R"({"beam_width": 2, "draft_tokens": 3})", "--draft-tokens"}}) {
+    httplib::Result result = client.Post("/api/lab", server().with_token(), body, "application/json");
+    ASSERT_EQ(status_of(result), 200) << body;
+    const auto events = events_of(result->body);
+    ASSERT_EQ(events.size(), 1u) << result->body;
+    EXPECT_EQ(events[0].first, "error");
+    EXPECT_NE(events[0].second["message"].get<std::string>().find(named), std::string::npos) << result->body;
+  }
 }
 
 TEST(Serve, ThePageCookieCountsOnlyUnderThisServersPortsName) {
