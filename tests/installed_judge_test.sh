@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cmake --install` gives a judge that runs from its prefix: it judges the
 # installed problems, finds them again after the prefix is moved, keeps its
-# cache and workspace in the user's directories, and JUDGE_ROOT still
-# points it at a course's own problems.
+# cache and workspace in the user's directories, runs the lab on its
+# models, and JUDGE_ROOT still points it at a course's own problems.
 # Usage: installed_judge_test.sh BUILD_DIR SOURCE_DIR VERSION
 set -euo pipefail
 build=$1 source=$2 version=$3
@@ -14,7 +14,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$scratch/installed" >"$scratch/install.log" ||
   { cat "$scratch/install.log"; fail "cmake --install failed"; }
-for file in bin/judge lib/judge/libjudge_harness.a share/judge/harness/include/judge_harness/runner.hpp; do
+for file in bin/judge lib/judge/libjudge_harness.a share/judge/harness/include/judge_harness/runner.hpp \
+  share/judge/model/lab_models.bin; do
   [ -f "$scratch/installed/$file" ] || fail "no $file in the prefix"
 done
 [ "$("$scratch/installed/bin/judge" --version)" = "judge $version" ] || fail "judge --version is not 'judge $version'"
@@ -37,6 +38,11 @@ grep -q '"verdict":"accepted"' "$scratch/first.json" || fail "$first: no accepte
 [ -d "$HOME/.cache/judge" ] || fail "the installed judge did not cache runners under ~/.cache/judge"
 "$judge" start draws >/dev/null 2>&1
 [ -f "$HOME/.local/share/judge/workspace/draws.hpp" ] || fail "judge start did not write to ~/.local/share/judge/workspace"
+
+# The lab reads its models from the prefix (beam search: one part to build).
+"$judge" lab --beam 1 --max-new-tokens 3 --format json >"$scratch/lab.json" ||
+  { head -c 2000 "$scratch/lab.json"; fail "judge lab failed from the prefix"; }
+grep -q '"model_log_prob"' "$scratch/lab.json" || fail "judge lab from the prefix returned no beam"
 
 # The installed source is whole enough for an exported autograder.
 "$judge" export gradescope draws --out "$scratch/autograder.zip" >/dev/null
